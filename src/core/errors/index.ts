@@ -1,0 +1,12 @@
+export { ApiError, type ApiErrorData } from './api-error.ts';
+export { IncompleteStreamError } from './incomplete-stream-error.ts';
+export { isRetryableError } from './is-retryable-error.ts';
+export { MaxStepsError } from './max-steps-error.ts';
+export { NetworkError } from './network-error.ts';
+export { RateLimitError } from './rate-limit-error.ts';
+export { RxAgentError, type RxAgentErrorOptions } from './rx-agent-error.ts';
+export { SessionConflictError } from './session-conflict-error.ts';
+export { StreamParseError } from './stream-parse-error.ts';
+export { TimeoutError } from './timeout-error.ts';
+export { ToolCallParseError } from './tool-call-parse-error.ts';
+export { ToolError } from './tool-error.ts';

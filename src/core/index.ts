@@ -1,0 +1,28 @@
+export * from './errors/index.ts';
+export type {
+  FinishPart,
+  ProviderEvent,
+  ReasoningDelta,
+  StreamCompleted,
+  StreamEvent,
+  TextDelta,
+  ToolCallDelta,
+  ToolCallsReady,
+} from './events.ts';
+export {
+  assistant,
+  type ContentPart,
+  type Message,
+  message,
+  type Role,
+  system,
+  type ToolCall,
+  textOf,
+  toolMessage,
+  user,
+} from './messages.ts';
+export type { ChatModel, ModelCapabilities } from './model.ts';
+export { computeCost, type ModelPrice, modelPrices, priceOf } from './pricing.ts';
+export type { ChatRequest, ToolChoice, ToolSpec } from './request.ts';
+export type { ChatResponse, FinishReason } from './response.ts';
+export { type Cost, emptyUsage, type Usage } from './usage.ts';

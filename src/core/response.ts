@@ -1,0 +1,25 @@
+import type { Message, ToolCall } from './messages.ts';
+import type { Cost, Usage } from './usage.ts';
+
+/** Why a turn ended, unified across providers. */
+export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+
+/** The whole of one model turn. */
+export interface ChatResponse {
+  /** The assistant message, tool calls included. */
+  message: Message;
+  text: string;
+  /** Reasoning text, when the model streamed any. */
+  reasoning?: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  /** The finish reason exactly as the provider sent it. */
+  rawFinishReason?: string;
+  usage: Usage;
+  cost?: Cost;
+  provider: string;
+  model: string;
+  /** The provider's id for this response, when it sends one. */
+  responseId?: string;
+  timing: { firstTokenMs?: number; totalMs: number };
+}
