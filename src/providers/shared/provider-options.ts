@@ -1,0 +1,46 @@
+import type { ModelPrice } from '../../core/index.ts';
+import type { RetryWithBackoffOptions } from '../../operators/index.ts';
+
+/** Options every provider factory accepts. */
+export interface ProviderOptions {
+  /** Defaults to the provider's usual environment variable. */
+  apiKey?: string;
+  /** Defaults to the provider's public endpoint (or its environment variable). */
+  baseURL?: string;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /** A `fetch` to use instead of the global one (proxies, tests). */
+  fetch?: typeof globalThis.fetch;
+  /** Errors with `TimeoutError` when no byte arrives for this long (before the answer or between chunks). */
+  timeoutMs?: number;
+  /** Backoff for failures before the first event; `false` sends each request once. @default { maxRetries: 2 } */
+  retry?: Pick<RetryWithBackoffOptions, 'maxRetries' | 'initialDelayMs' | 'maxDelayMs'> | false;
+  /** The model's price, for `ChatResponse.cost`; defaults to the entry in `modelPrices`. */
+  price?: ModelPrice;
+  /** Emit `ToolCallDelta` events for every request of this model. @default false */
+  emitToolCallDeltas?: boolean;
+}
+
+/** `url` without trailing slashes. */
+export const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** An environment variable, or `undefined` where there is no `process` (browsers). */
+export function env(name: string): string | undefined {
+  return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
+}
+
+/**
+ * Splits `ChatRequest.providerOptions` into rxagent's own switches and what goes on the wire.
+ * @example splitProviderOptions({ emitToolCallDeltas: true, seed: 1 }) // → { emitToolCallDeltas: true, wire: { seed: 1 } }
+ */
+export function splitProviderOptions(options: Record<string, unknown> | undefined): {
+  emitToolCallDeltas: boolean | undefined;
+  wire: Record<string, unknown>;
+} {
+  if (!options) return { emitToolCallDeltas: undefined, wire: {} };
+  const { emitToolCallDeltas, ...wire } = options;
+  return {
+    emitToolCallDeltas: typeof emitToolCallDeltas === 'boolean' ? emitToolCallDeltas : undefined,
+    wire,
+  };
+}

@@ -1,0 +1,64 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { asyncScheduler, concat, defer, ignoreElements, type Observable, tap } from 'rxjs';
+import type { ChatModel, ChatRequest, StreamEvent } from '../core/index.ts';
+import { createChatModel } from '../providers/shared/index.ts';
+import { parseRecording, type RecordedEvent, type RecordingHeader } from './recording.ts';
+
+/**
+ * Wraps a model so every completed stream is appended to `file` (JSON Lines), for `replayModel`
+ * to play back offline. A turn is written only once it completed: a failed or cancelled stream
+ * leaves the file as it was.
+ * @example const model = recordModel(openai('gpt-4o-mini'), 'fixtures/chat.jsonl');
+ */
+export function recordModel(model: ChatModel, file: string): ChatModel {
+  let nextTurn: Promise<number> | undefined;
+  const claimTurn = async (): Promise<number> => {
+    nextTurn ??= readFile(file, 'utf8').then(
+      (text) => parseRecording(text, file).turns.length,
+      async () => {
+        const header: RecordingHeader = {
+          rxagent: 'recording',
+          version: 1,
+          provider: model.provider,
+          modelId: model.modelId,
+          capabilities: model.capabilities,
+        };
+        await writeFile(file, `${JSON.stringify(header)}\n`);
+        return 0;
+      },
+    );
+    const turn = await nextTurn;
+    nextTurn = Promise.resolve(turn + 1);
+    return turn;
+  };
+
+  const stream = (request: ChatRequest): Observable<StreamEvent> =>
+    defer(() => {
+      const startedAt = asyncScheduler.now();
+      const events: StreamEvent[] = [];
+      const times: number[] = [];
+      const save = defer(async () => {
+        const turn = await claimTurn();
+        const lines = events.map((event, i) => {
+          const recorded: RecordedEvent = { turn, atMs: times[i] ?? 0, event };
+          return JSON.stringify(recorded);
+        });
+        await appendFile(file, `${lines.join('\n')}\n`);
+      });
+      const live = model.stream(request).pipe(
+        tap((event) => {
+          events.push(event);
+          times.push(asyncScheduler.now() - startedAt);
+        }),
+      );
+      // The write runs after the source completes and before the subscriber sees completion.
+      return concat(live, save.pipe(ignoreElements()));
+    });
+
+  return createChatModel({
+    provider: model.provider,
+    modelId: model.modelId,
+    capabilities: model.capabilities,
+    stream,
+  });
+}
