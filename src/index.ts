@@ -1,1 +1,5 @@
 export * from './core/index.ts';
+export * from './models/index.ts';
+export * from './operators/index.ts';
+export * from './security/index.ts';
+export * from './tools/index.ts';

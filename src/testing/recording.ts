@@ -31,7 +31,9 @@ export function parseRecording(
   const turns: RecordedEvent[][] = [];
   for (const line of rest) {
     const recorded = JSON.parse(line) as RecordedEvent;
-    (turns[recorded.turn] ??= []).push(recorded);
+    const turn = turns[recorded.turn] ?? [];
+    turn.push(recorded);
+    turns[recorded.turn] = turn;
   }
   return { header: header as RecordingHeader, turns };
 }

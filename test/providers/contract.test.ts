@@ -134,7 +134,7 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
       ? randomSplitBytes(fixture.encode(transcript), seed)
       : randomSplit(transcript, seed),
   });
-  const model = (retry = false as const | { maxRetries: number; initialDelayMs: number }): ChatModel =>
+  const model = (retry: false | { maxRetries: number; initialDelayMs: number } = false): ChatModel =>
     fixture.createModel(server?.url ?? '', { retry });
 
   const scenarios = ['text', 'reasoning', 'toolCall', 'parallelToolCalls'] as const;

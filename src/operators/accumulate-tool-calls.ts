@@ -1,0 +1,134 @@
+import { Observable, type OperatorFunction } from 'rxjs';
+import {
+  type ProviderEvent,
+  type StreamEvent,
+  type ToolCall,
+  type ToolCallDelta,
+  ToolCallParseError,
+  type ToolCallsReady,
+} from '../core/index.ts';
+
+/** Options of {@link accumulateToolCalls}. */
+export interface AccumulateToolCallsOptions {
+  /**
+   * Forward every `tool-call-delta` as well (for UIs that show arguments as they stream).
+   * @default false
+   */
+  emitDeltas?: boolean;
+}
+
+/** One tool call being assembled; `parts` are joined once, at the end. */
+interface Accumulator {
+  index: number;
+  id: string;
+  name: string;
+  parts: string[];
+}
+
+/**
+ * Assembles `tool-call-delta` fragments (keyed by `index`) into one `tool-calls-ready` event,
+ * emitted right before the turn's `finish` / `stream-completed` event, or at completion.
+ *
+ * `id` and `name` may come in any fragment of their index (the first non-empty one wins); a call
+ * without an id gets `call_<index>`. Empty arguments parse as `{}`. A call without a name, or whose
+ * arguments are not a JSON object, errors the stream with `ToolCallParseError` (carrying the raw
+ * text). A `tool-calls-ready` already in the source passes through unchanged. State is per
+ * subscription and starts over after each `finish` / `stream-completed`, so one turn → one event.
+ * @param options `emitDeltas` to forward the fragments too.
+ * @example
+ * providerEvents$.pipe(accumulateToolCalls(), completeResponse({ provider: 'openai', model: 'gpt-4o' }))
+ */
+export function accumulateToolCalls<E extends ProviderEvent | StreamEvent>(
+  options: AccumulateToolCallsOptions = {},
+): OperatorFunction<E, E> {
+  const emitDeltas = options.emitDeltas === true;
+  return (source) =>
+    new Observable<E>((subscriber) => {
+      let calls = new Map<number, Accumulator>();
+      // The previous fragment's call: providers stream one call's fragments in a row.
+      let last: Accumulator | undefined;
+
+      const add = (delta: ToolCallDelta) => {
+        let acc = last !== undefined && last.index === delta.index ? last : calls.get(delta.index);
+        if (acc === undefined) {
+          acc = { index: delta.index, id: '', name: '', parts: [] };
+          calls.set(delta.index, acc);
+        }
+        last = acc;
+        if (acc.id === '' && delta.id) acc.id = delta.id;
+        if (acc.name === '' && delta.name) acc.name = delta.name;
+        if (delta.argumentsDelta !== '') acc.parts.push(delta.argumentsDelta);
+      };
+
+      /** Emits the assembled calls, if any; false when that failed (the stream has errored). */
+      const flush = (): boolean => {
+        if (calls.size === 0) return true;
+        const pending = calls;
+        calls = new Map();
+        last = undefined;
+        let toolCalls: ToolCall[];
+        try {
+          toolCalls = [...pending.values()].sort((a, b) => a.index - b.index).map(toToolCall);
+        } catch (error) {
+          subscriber.error(error);
+          return false;
+        }
+        const ready: ToolCallsReady = { type: 'tool-calls-ready', toolCalls };
+        subscriber.next(ready as E);
+        return true;
+      };
+
+      return source.subscribe({
+        next(value) {
+          const event: ProviderEvent | StreamEvent = value;
+          switch (event.type) {
+            case 'tool-call-delta':
+              add(event);
+              if (emitDeltas) subscriber.next(value);
+              return;
+            case 'finish':
+            case 'stream-completed':
+              if (flush()) subscriber.next(value);
+              return;
+            case 'text-delta':
+            case 'reasoning-delta':
+            case 'tool-calls-ready':
+              subscriber.next(value);
+              return;
+            default:
+              // Exhaustive; an unknown event from untyped code passes through.
+              event satisfies never;
+              subscriber.next(value);
+          }
+        },
+        error: (error) => subscriber.error(error),
+        complete() {
+          if (flush()) subscriber.complete();
+        },
+      });
+    });
+}
+
+function toToolCall(acc: Accumulator): ToolCall {
+  const id = acc.id === '' ? `call_${acc.index}` : acc.id;
+  const raw = acc.parts.length === 1 ? (acc.parts[0] as string) : acc.parts.join('');
+  if (acc.name === '') {
+    throw new ToolCallParseError({
+      raw,
+      toolName: '',
+      toolCallId: id,
+      cause: new Error('The tool call has no name'),
+    });
+  }
+  if (raw.trim() === '') return { id, name: acc.name, arguments: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (cause) {
+    throw new ToolCallParseError({ raw, toolName: acc.name, toolCallId: id, cause });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ToolCallParseError({ raw, toolName: acc.name, toolCallId: id });
+  }
+  return { id, name: acc.name, arguments: parsed as Record<string, unknown> };
+}

@@ -1,0 +1,118 @@
+import { asyncScheduler, Observable, type OperatorFunction } from 'rxjs';
+import {
+  assistant,
+  type ChatResponse,
+  computeCost,
+  type FinishPart,
+  IncompleteStreamError,
+  type ModelPrice,
+  type ProviderEvent,
+  type StreamCompleted,
+  type StreamEvent,
+  type ToolCall,
+} from '../core/index.ts';
+
+/** What {@link completeResponse} needs to know about the model that streamed. */
+export interface CompleteResponseMeta {
+  provider: string;
+  /** The requested model id; a `finish` part's `model` overrides it. */
+  model: string;
+  /** When given, the response carries its `cost`. */
+  price?: ModelPrice;
+}
+
+/**
+ * Turns a provider's events into stream events: forwards deltas and `tool-calls-ready`, and when
+ * the source completes after its `finish` part, emits one `stream-completed` with the whole
+ * response. Completion without `finish` errors with `IncompleteStreamError`; events after
+ * `finish` are ignored. Tool calls are taken from `tool-calls-ready` events, so put
+ * `accumulateToolCalls()` before it.
+ *
+ * The message is `assistant(text, toolCalls, metadata)`, where `metadata` is `finish.metadata`
+ * plus `{ reasoning }` when reasoning text streamed (no metadata when neither). Timing is
+ * measured with `asyncScheduler.now()` from subscription: `firstTokenMs` at the first delta of
+ * any kind, `totalMs` at completion.
+ * @param meta provider, model and optional price.
+ * @example
+ * events$.pipe(accumulateToolCalls(), completeResponse({ provider: 'openai', model: 'gpt-4o-mini' }))
+ */
+export function completeResponse(meta: CompleteResponseMeta): OperatorFunction<ProviderEvent, StreamEvent> {
+  return (source) =>
+    new Observable<StreamEvent>((subscriber) => {
+      const start = asyncScheduler.now();
+      let firstTokenMs: number | undefined;
+      let text = '';
+      let reasoning = '';
+      const toolCalls: ToolCall[] = [];
+      let finish: FinishPart | undefined;
+
+      return source.subscribe({
+        next(event) {
+          if (finish !== undefined) return;
+          switch (event.type) {
+            case 'text-delta':
+              text += event.text;
+              break;
+            case 'reasoning-delta':
+              reasoning += event.text;
+              break;
+            case 'tool-call-delta':
+              break;
+            case 'tool-calls-ready':
+              for (const call of event.toolCalls) toolCalls.push(call);
+              subscriber.next(event);
+              return;
+            case 'finish':
+              finish = event;
+              return;
+            default:
+              // Exhaustive; an unknown event from untyped code is ignored.
+              event satisfies never;
+              return;
+          }
+          if (firstTokenMs === undefined) firstTokenMs = asyncScheduler.now() - start;
+          subscriber.next(event);
+        },
+        error: (error) => subscriber.error(error),
+        complete() {
+          if (finish === undefined) {
+            subscriber.error(new IncompleteStreamError());
+            return;
+          }
+          const totalMs = asyncScheduler.now() - start;
+          const timing = firstTokenMs === undefined ? { totalMs } : { firstTokenMs, totalMs };
+          const completed: StreamCompleted = {
+            type: 'stream-completed',
+            response: buildResponse(meta, finish, text, reasoning, toolCalls, timing),
+          };
+          subscriber.next(completed);
+          subscriber.complete();
+        },
+      });
+    });
+}
+
+function buildResponse(
+  meta: CompleteResponseMeta,
+  finish: FinishPart,
+  text: string,
+  reasoning: string,
+  toolCalls: ToolCall[],
+  timing: ChatResponse['timing'],
+): ChatResponse {
+  const metadata = reasoning === '' ? finish.metadata : { ...finish.metadata, reasoning };
+  return {
+    message: assistant(text, toolCalls, metadata),
+    text,
+    ...(reasoning === '' ? {} : { reasoning }),
+    toolCalls,
+    finishReason: finish.finishReason,
+    ...(finish.rawFinishReason === undefined ? {} : { rawFinishReason: finish.rawFinishReason }),
+    usage: finish.usage,
+    ...(meta.price === undefined ? {} : { cost: computeCost(finish.usage, meta.price) }),
+    provider: meta.provider,
+    model: finish.model ?? meta.model,
+    ...(finish.responseId === undefined ? {} : { responseId: finish.responseId }),
+    timing,
+  };
+}

@@ -1,0 +1,92 @@
+import { Observable, type OperatorFunction } from 'rxjs';
+import { StreamParseError } from '../core/index.ts';
+
+/**
+ * Decodes newline-delimited JSON (one JSON value per line) from a byte or text stream.
+ *
+ * Bytes are decoded as UTF-8 in streaming mode (characters split across chunks stay intact); a
+ * leading BOM is dropped; `\r\n` is accepted; blank lines are skipped; a last line without a
+ * newline is parsed at completion. A line that is not JSON errors the stream with
+ * `StreamParseError`, whose `raw` is the line.
+ * @example
+ * httpStream(req).pipe(decodeNDJSON<OllamaChunk>())
+ */
+export function decodeNDJSON<T = unknown>(): OperatorFunction<Uint8Array | string, T> {
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+      let decoding = false;
+      let started = false;
+      // The current line's text so far; V8 concatenates strings as ropes, so this stays linear.
+      let pending = '';
+
+      const emitLine = (line: string) => {
+        const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
+        const text = end === line.length ? line : line.slice(0, end);
+        if (text.trim() === '') return;
+        let value: T;
+        try {
+          value = JSON.parse(text) as T;
+        } catch (cause) {
+          throw new StreamParseError('A line of the NDJSON stream is not valid JSON', text, { cause });
+        }
+        subscriber.next(value);
+      };
+
+      const feed = (chunk: string) => {
+        if (chunk === '') return;
+        if (!started) {
+          started = true;
+          if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+        }
+        let start = 0;
+        let newline = chunk.indexOf('\n');
+        while (newline !== -1 && !subscriber.closed) {
+          const piece = chunk.slice(start, newline);
+          if (pending === '') emitLine(piece);
+          else {
+            const line = pending + piece;
+            pending = '';
+            emitLine(line);
+          }
+          start = newline + 1;
+          newline = chunk.indexOf('\n', start);
+        }
+        if (start < chunk.length) pending += start === 0 ? chunk : chunk.slice(start);
+      };
+
+      const flushDecoder = () => {
+        if (!decoding) return;
+        decoding = false;
+        feed(decoder.decode());
+      };
+
+      return source.subscribe({
+        next(chunk) {
+          if (subscriber.closed) return;
+          try {
+            if (typeof chunk === 'string') {
+              flushDecoder();
+              feed(chunk);
+            } else {
+              decoding = true;
+              feed(decoder.decode(chunk, { stream: true }));
+            }
+          } catch (error) {
+            subscriber.error(error);
+          }
+        },
+        error: (error) => subscriber.error(error),
+        complete() {
+          try {
+            flushDecoder();
+            if (pending !== '') emitLine(pending);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          subscriber.complete();
+        },
+      });
+    });
+}

@@ -1,0 +1,86 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { Observable, type OperatorFunction } from 'rxjs';
+
+/** One server-sent event. `event` and `id` are present only when the server sent them. */
+export interface SSEMessage {
+  event?: string;
+  id?: string;
+  data: string;
+}
+
+/** Options of {@link decodeSSE}. */
+export interface DecodeSSEOptions {
+  /** Called with the reconnection time of every valid `retry:` field. */
+  onRetry?: (ms: number) => void;
+  /** Called with the text of every comment line (`: keep-alive`), leading space removed. */
+  onComment?: (text: string) => void;
+}
+
+/**
+ * Decodes a server-sent-events byte (or text) stream into messages, with `eventsource-parser`.
+ *
+ * Bytes are decoded as UTF-8 in streaming mode, so a character split across chunks is intact;
+ * line endings may be CR, LF or CRLF (also split across chunks); one leading BOM is dropped.
+ * Unknown fields and invalid `retry` values are ignored, as the SSE spec says. At completion the
+ * decoder and the parser are flushed (`reset({ consume: true })`): a trailing unterminated comment
+ * or `retry` line is still reported, but an event without its closing blank line is discarded,
+ * per the spec ("if the file ends in the middle of an event, the incomplete event is not
+ * dispatched").
+ * @param options `onRetry` / `onComment` callbacks; an exception they throw errors the stream.
+ * @example
+ * httpStream(req).pipe(decodeSSE(), map((m) => JSON.parse(m.data)))
+ */
+export function decodeSSE(options: DecodeSSEOptions = {}): OperatorFunction<Uint8Array | string, SSEMessage> {
+  const { onRetry, onComment } = options;
+  return (source) =>
+    new Observable<SSEMessage>((subscriber) => {
+      // ignoreBOM keeps the BOM in the text so the parser strips exactly one, bytes or strings.
+      const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+      let decoding = false;
+      const parser = createParser({
+        onEvent: (event: EventSourceMessage) => subscriber.next(toMessage(event)),
+        ...(onRetry ? { onRetry } : {}),
+        ...(onComment ? { onComment } : {}),
+      });
+      const flushDecoder = () => {
+        if (!decoding) return;
+        decoding = false;
+        const tail = decoder.decode();
+        if (tail !== '') parser.feed(tail);
+      };
+      return source.subscribe({
+        next(chunk) {
+          if (subscriber.closed) return;
+          try {
+            if (typeof chunk === 'string') {
+              flushDecoder();
+              parser.feed(chunk);
+            } else {
+              decoding = true;
+              parser.feed(decoder.decode(chunk, { stream: true }));
+            }
+          } catch (error) {
+            subscriber.error(error);
+          }
+        },
+        error: (error) => subscriber.error(error),
+        complete() {
+          try {
+            flushDecoder();
+            parser.reset({ consume: true });
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          subscriber.complete();
+        },
+      });
+    });
+}
+
+function toMessage(event: EventSourceMessage): SSEMessage {
+  const message: SSEMessage = { data: event.data };
+  if (event.event !== undefined) message.event = event.event;
+  if (event.id !== undefined) message.id = event.id;
+  return message;
+}

@@ -1,0 +1,90 @@
+import { defer, type MonoTypeOperatorFunction, type Observable, retry, tap, throwError, timer } from 'rxjs';
+import { isRetryableError } from '../core/index.ts';
+
+/** Options of {@link retryWithBackoff}. */
+export interface RetryWithBackoffOptions {
+  /** Retries after the first attempt. @default 2 */
+  maxRetries?: number;
+  /** Base delay of the first retry; doubles on each further retry. @default 500 */
+  initialDelayMs?: number;
+  /** Cap of the exponential delay. @default 8000 */
+  maxDelayMs?: number;
+  /** A server-requested wait (`retryAfterMs`) longer than this is not waited for: the error passes. @default 60000 */
+  maxRetryAfterMs?: number;
+  /** Whether to retry `error`; `attempt` is the retry about to be made (1-based). @default isRetryableError */
+  shouldRetry?: (error: unknown, attempt: number) => boolean;
+  /** Random numbers in [0, 1) for the jitter. @default Math.random */
+  random?: () => number;
+}
+
+interface NormalizedRetryOptions {
+  maxRetries: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  maxRetryAfterMs: number;
+  shouldRetry: (error: unknown, attempt: number) => boolean;
+  random: () => number;
+}
+
+function normalize(options: number | RetryWithBackoffOptions): NormalizedRetryOptions {
+  const o = typeof options === 'number' ? { maxRetries: options } : options;
+  return {
+    maxRetries: o.maxRetries ?? 2,
+    initialDelayMs: o.initialDelayMs ?? 500,
+    maxDelayMs: o.maxDelayMs ?? 8000,
+    maxRetryAfterMs: o.maxRetryAfterMs ?? 60_000,
+    shouldRetry: o.shouldRetry ?? isRetryableError,
+    random: o.random ?? Math.random,
+  };
+}
+
+function retryAfterOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const value: unknown = Reflect.get(error, 'retryAfterMs');
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * The wait before retry number `attempt` (1-based) when the server named none: exponential backoff
+ * with equal ("partial") jitter — half of `min(maxDelayMs, initialDelayMs·2^(attempt−1))` fixed plus
+ * up to the other half at random, so retries spread out yet never fire immediately.
+ */
+function backoffDelay(attempt: number, o: NormalizedRetryOptions): number {
+  const base = Math.min(o.maxDelayMs, o.initialDelayMs * 2 ** (attempt - 1));
+  return Math.round(base / 2 + o.random() * (base / 2));
+}
+
+/**
+ * Resubscribes a cold source that failed before emitting anything, with exponential backoff and
+ * equal jitter (half the delay fixed, half random), honouring the error's `retryAfterMs`. Once the current attempt
+ * has emitted a value, errors pass through: a stream is never replayed after its first event.
+ * Waits through rxjs `timer`, so marble tests run it in virtual time.
+ * @param options retry options, or a number: `maxRetries`.
+ * @default { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 }
+ * @example
+ * httpStream(req).pipe(retryWithBackoff({ maxRetries: 3 }))
+ */
+export function retryWithBackoff<T>(
+  options: number | RetryWithBackoffOptions = {},
+): MonoTypeOperatorFunction<T> {
+  const o = normalize(options);
+  return (source: Observable<T>) =>
+    defer(() => {
+      // Never reset: after the first value no error is retried, whatever the attempt.
+      let emitted = false;
+      return source.pipe(
+        tap(() => {
+          emitted = true;
+        }),
+        retry({
+          count: o.maxRetries,
+          delay: (error: unknown, attempt: number) => {
+            if (emitted || !o.shouldRetry(error, attempt)) return throwError(() => error);
+            const retryAfter = retryAfterOf(error);
+            if (retryAfter !== undefined && retryAfter > o.maxRetryAfterMs) return throwError(() => error);
+            return timer(retryAfter ?? backoffDelay(attempt, o));
+          },
+        }),
+      );
+    });
+}

@@ -1,0 +1,164 @@
+import {
+  emptyUsage,
+  type FinishPart,
+  IncompleteStreamError,
+  type ProviderEvent,
+  type ToolCallDelta,
+  type Usage,
+} from '../../core/index.ts';
+import { type ChunkMapper, NO_EVENTS } from '../shared/index.ts';
+import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-openai-finish.ts';
+import { openAIStreamError, openAIStreamErrorOf } from './openai-stream-error.ts';
+import { OPENAI_DONE, type OpenAIStreamItem, type OpenAIToolCallDelta } from './openai-wire.ts';
+
+/** What {@link mapOpenAIChunk} remembers between the chunks of one stream. Mutable, one per attempt. */
+export interface OpenAIChunkState {
+  /** Names the provider in errors. */
+  readonly provider: string;
+  /** Whether any chunk arrived. */
+  seen: boolean;
+  /** Whether the terminal event (`[DONE]`, or the end of a body after a finish reason) was handled. */
+  done: boolean;
+  responseId: string | undefined;
+  model: string | undefined;
+  rawFinishReason: string | undefined;
+  usage: Usage | undefined;
+  sawToolCalls: boolean;
+  /** Refusal text (`delta.refusal`), kept on the message metadata. */
+  refusal: string;
+}
+
+/** A fresh state for one stream. */
+export function createOpenAIChunkState(provider: string): OpenAIChunkState {
+  return {
+    provider,
+    seen: false,
+    done: false,
+    responseId: undefined,
+    model: undefined,
+    rawFinishReason: undefined,
+    usage: undefined,
+    sawToolCalls: false,
+    refusal: '',
+  };
+}
+
+/**
+ * Maps one decoded chunk to provider events, updating `state`. Only the first choice (index 0) is
+ * read. Reasoning comes from `reasoning_content` or `reasoning` (whichever is non-empty, so a
+ * server sending both is not doubled); tool-call fragments become `tool-call-delta`s keyed by
+ * their index. `[DONE]` emits the `finish` part. Throws `ApiError` for an error object.
+ * Plain property checks, no validation: the hot path allocates the events and their array only.
+ */
+export function mapOpenAIChunk(item: OpenAIStreamItem, state: OpenAIChunkState): readonly ProviderEvent[] {
+  if (item === OPENAI_DONE) {
+    if (state.done) return NO_EVENTS;
+    state.done = true;
+    return [finishPart(state)];
+  }
+  if (state.done) return NO_EVENTS;
+  state.seen = true;
+  if (state.responseId === undefined && typeof item.id === 'string' && item.id !== '')
+    state.responseId = item.id;
+  if (state.model === undefined && typeof item.model === 'string' && item.model !== '')
+    state.model = item.model;
+  if (item.usage) state.usage = mapOpenAIUsage(item.usage);
+  const { choices } = item;
+  if (!choices) {
+    const error = openAIStreamErrorOf(item);
+    if (error !== undefined) throw openAIStreamError(state.provider, item, error);
+    return NO_EVENTS;
+  }
+  let out: ProviderEvent[] | undefined;
+  for (let i = 0; i < choices.length; i++) {
+    const choice = choices[i];
+    if (!choice || (choice.index && choice.index !== 0)) continue;
+    const { delta } = choice;
+    if (delta) {
+      // typeof checks: a server sending another shape (content parts) must not yield "[object Object]".
+      const reasoning = delta.reasoning_content || delta.reasoning;
+      if (typeof reasoning === 'string') out = push(out, { type: 'reasoning-delta', text: reasoning });
+      const { content } = delta;
+      if (typeof content === 'string' && content !== '')
+        out = push(out, { type: 'text-delta', text: content });
+      if (delta.refusal) state.refusal += delta.refusal;
+      if (delta.tool_calls) out = pushToolCalls(delta.tool_calls, state, out);
+      else if (delta.function_call)
+        out = pushToolCalls([{ index: 0, function: delta.function_call }], state, out);
+    }
+    if (choice.finish_reason) state.rawFinishReason = choice.finish_reason;
+  }
+  return out ?? NO_EVENTS;
+}
+
+/** Appends to `out`, creating it on the first event: chunks without events allocate nothing. */
+function push(out: ProviderEvent[] | undefined, event: ProviderEvent): ProviderEvent[] {
+  if (out === undefined) return [event];
+  out.push(event);
+  return out;
+}
+
+function pushToolCalls(
+  calls: readonly OpenAIToolCallDelta[],
+  state: OpenAIChunkState,
+  out: ProviderEvent[] | undefined,
+): ProviderEvent[] | undefined {
+  for (let j = 0; j < calls.length; j++) {
+    const call = calls[j];
+    if (!call) continue;
+    const fn = call.function;
+    const delta: ToolCallDelta = {
+      type: 'tool-call-delta',
+      // Servers that send whole calls at once sometimes leave out the index: use the position.
+      index: typeof call.index === 'number' ? call.index : j,
+      argumentsDelta: fn?.arguments ?? '',
+    };
+    if (call.id) delta.id = call.id;
+    if (fn?.name) delta.name = fn.name;
+    state.sawToolCalls = true;
+    out = push(out, delta);
+  }
+  return out;
+}
+
+/**
+ * The body ended. After `[DONE]`: nothing more. Without `[DONE]` but after a finish reason: the
+ * `finish` part (some compatible servers never send `[DONE]`). Otherwise the reply was cut off:
+ * throws `IncompleteStreamError`.
+ */
+export function endOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent[] {
+  if (state.done) return NO_EVENTS;
+  if (state.rawFinishReason !== undefined) {
+    state.done = true;
+    return [finishPart(state)];
+  }
+  throw new IncompleteStreamError(
+    state.seen
+      ? `${state.provider}: the stream ended without a finish reason or [DONE]`
+      : `${state.provider}: the response held no server-sent events (is it an event stream?)`,
+  );
+}
+
+/** The `finish` part; `[DONE]` without any finish reason is reported as `other`. */
+function finishPart(state: OpenAIChunkState): FinishPart {
+  const raw = state.rawFinishReason;
+  return {
+    type: 'finish',
+    finishReason: mapOpenAIFinishReason(raw, state.sawToolCalls),
+    ...(raw === undefined ? {} : { rawFinishReason: raw }),
+    usage: state.usage ?? emptyUsage(),
+    ...(state.responseId === undefined ? {} : { responseId: state.responseId }),
+    ...(state.model === undefined ? {} : { model: state.model }),
+    ...(state.refusal === '' ? {} : { metadata: { refusal: state.refusal } }),
+  };
+}
+
+/**
+ * The `ChunkMapper` of one OpenAI-format stream: {@link mapOpenAIChunk} and
+ * {@link endOpenAIStream} over a fresh state.
+ * @param provider names the provider in errors
+ */
+export function openAIChunkMapper(provider: string): ChunkMapper<OpenAIStreamItem> {
+  const state = createOpenAIChunkState(provider);
+  return { map: (item) => mapOpenAIChunk(item, state), end: () => endOpenAIStream(state) };
+}

@@ -1,0 +1,54 @@
+import { type ChatModel, priceOf } from '../../core/index.ts';
+import { env, type ProviderOptions, trimSlash } from '../shared/index.ts';
+import { createOpenAIModel } from './create-openai-model.ts';
+import { type CapabilityOverrides, openAICapabilities } from './openai-capabilities.ts';
+import type { OpenAIRequestOptions } from './to-openai-request.ts';
+
+/** Options of {@link openai}. */
+export interface OpenAIOptions extends ProviderOptions {
+  /** Sent as `OpenAI-Organization`. @default process.env.OPENAI_ORG_ID */
+  organization?: string;
+  /** Sent as `OpenAI-Project`. @default process.env.OPENAI_PROJECT_ID */
+  project?: string;
+  /** Overrides the capabilities guessed from the model id. */
+  capabilities?: CapabilityOverrides;
+  /** Where `maxOutputTokens` goes. @default 'max_completion_tokens' (OpenAI deprecated `max_tokens`) */
+  maxTokensField?: OpenAIRequestOptions['maxTokensField'];
+}
+
+/** OpenAI's public endpoint. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * An OpenAI chat model (Chat Completions, streamed). The key defaults to `OPENAI_API_KEY` and the
+ * base URL to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. Without a key no
+ * `Authorization` header is sent (a local server behind `OPENAI_BASE_URL` may need none; OpenAI
+ * itself answers 401, which surfaces as an `ApiError` and is not retried).
+ * @param modelId e.g. `gpt-4o-mini`
+ * @param options key, base URL, headers, retry, timeout, price, capabilities
+ * @example
+ * const model = openai('gpt-4o-mini');
+ * model.stream({ messages: 'Hello!' }).subscribe((event) => console.log(event));
+ */
+export function openai(modelId: string, options: OpenAIOptions = {}): ChatModel {
+  const apiKey = options.apiKey ?? env('OPENAI_API_KEY');
+  const organization = options.organization ?? env('OPENAI_ORG_ID');
+  const project = options.project ?? env('OPENAI_PROJECT_ID');
+  const baseURL = trimSlash(options.baseURL ?? env('OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL);
+  return createOpenAIModel({
+    provider: 'openai',
+    modelId,
+    url: `${baseURL}/chat/completions`,
+    headers: {
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      ...(organization ? { 'openai-organization': organization } : {}),
+      ...(project ? { 'openai-project': project } : {}),
+      ...options.headers,
+    },
+    capabilities: openAICapabilities(modelId, options.capabilities),
+    price: options.price ?? priceOf(modelId),
+    maxTokensField: options.maxTokensField ?? 'max_completion_tokens',
+    includeUsage: true,
+    options,
+  });
+}

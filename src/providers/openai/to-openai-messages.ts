@@ -1,0 +1,104 @@
+import { type ContentPart, type Message, textOf } from '../../core/index.ts';
+
+/** One message in OpenAI's Chat Completions format. */
+export type OpenAIMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | OpenAIContentPart[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A part of a multi-part user message. */
+export type OpenAIContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } }
+  | { type: 'file'; file: { file_data: string; filename?: string } };
+
+/** An assistant's tool call as sent back to the model. */
+export interface OpenAIToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+const AUDIO_FORMATS: Readonly<Record<string, 'wav' | 'mp3'>> = {
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/wave': 'wav',
+  'audio/mp3': 'mp3',
+  'audio/mpeg': 'mp3',
+};
+
+/** `data` as a data URL; data that already is one is kept. */
+const dataURL = (data: string, mediaType: string): string =>
+  data.startsWith('data:') ? data : `data:${mediaType};base64,${data}`;
+
+/**
+ * One content part in OpenAI's format: text; an image by URL or as a base64 data URL (media type
+ * defaults to `image/png`); WAV/MP3 audio as `input_audio`; any other file as a `file` part with
+ * its data URL (PDFs on OpenAI).
+ */
+export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return {
+        type: 'image_url',
+        image_url: { url: part.url ?? dataURL(part.data ?? '', part.mediaType ?? 'image/png') },
+      };
+    case 'file': {
+      const format = AUDIO_FORMATS[part.mediaType];
+      if (format !== undefined && !part.data.startsWith('data:')) {
+        return { type: 'input_audio', input_audio: { data: part.data, format } };
+      }
+      return {
+        type: 'file',
+        file: {
+          file_data: dataURL(part.data, part.mediaType),
+          ...(part.filename === undefined ? {} : { filename: part.filename }),
+        },
+      };
+    }
+    default:
+      part satisfies never;
+      throw new TypeError(`Unknown content part ${JSON.stringify(part)}`);
+  }
+}
+
+/**
+ * One message in OpenAI's format. Assistant tool calls carry their arguments as JSON text (and
+ * `content: null` when the assistant said nothing); a tool message answers its `tool_call_id`.
+ * System, assistant and tool content is sent as text.
+ */
+export function toOpenAIMessage(message: Message): OpenAIMessage {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: textOf(message.content) };
+    case 'user':
+      return {
+        role: 'user',
+        content:
+          typeof message.content === 'string' ? message.content : message.content.map(toOpenAIContentPart),
+      };
+    case 'assistant': {
+      const text = textOf(message.content);
+      const calls = message.toolCalls;
+      if (!calls || calls.length === 0) return { role: 'assistant', content: text };
+      return {
+        role: 'assistant',
+        content: text === '' ? null : text,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        })),
+      };
+    }
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: textOf(message.content) };
+    default:
+      message.role satisfies never;
+      throw new TypeError(`Unknown message role ${String(message.role)}`);
+  }
+}

@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, IncompleteStreamError, NetworkError, RateLimitError } from '../../../src/index.ts';
+import { openai } from '../../../src/providers/openai/index.ts';
+import { randomSplit } from '../../support/split.ts';
+import {
+  type ScriptedResponse,
+  startTranscriptServer,
+  type TranscriptServer,
+} from '../../support/transcript-server.ts';
+import { fixture, textOf } from './helpers.ts';
+
+const json = { 'content-type': 'application/json' };
+const errorResponse = (status: number, headers: Record<string, string> = {}): ScriptedResponse => ({
+  status,
+  headers: { ...json, ...headers },
+  chunks: [fixture(`error-${status}.json`)],
+});
+const text: ScriptedResponse = { chunks: randomSplit(fixture('text.sse'), 42) };
+const GREETING = 'Hello! How can I help you today?';
+
+let server: TranscriptServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const model = (retry: false | { maxRetries?: number; initialDelayMs?: number; maxDelayMs?: number }) =>
+  openai('gpt-4o-mini', { baseURL: `${server?.url}/v1`, apiKey: 'sk-test', retry });
+
+describe('openai HTTP errors', () => {
+  it('429 with Retry-After: retried after the server-named wait, then the reply streams', async () => {
+    server = await startTranscriptServer([errorResponse(429, { 'retry-after': '0' }), text]);
+    // A huge backoff proves the server's Retry-After (0 s) was used instead.
+    const response = await model({ maxRetries: 2, initialDelayMs: 60_000 }).complete({ messages: 'hi' });
+    expect(response.text).toBe(GREETING);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('429 with retry-after-ms: waits that long, then succeeds', async () => {
+    server = await startTranscriptServer([
+      errorResponse(429, { 'retry-after-ms': '150', 'retry-after': '30' }),
+      text,
+    ]);
+    const started = performance.now();
+    const response = await model({ maxRetries: 1, initialDelayMs: 60_000 }).complete({ messages: 'hi' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(response.text).toBe(GREETING);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('429 without retries: RateLimitError with the message, type and retryAfterMs', async () => {
+    server = await startTranscriptServer([errorResponse(429, { 'retry-after': '20' })]);
+    const error = await model(false)
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(RateLimitError.is(error)).toBe(true);
+    expect(error).toMatchObject({
+      status: 429,
+      retryAfterMs: 20_000,
+      errorType: 'requests',
+      provider: 'openai',
+    });
+    expect((error as Error).message).toContain('Rate limit reached for gpt-4o-mini');
+  });
+
+  it('500 then success: retried with backoff', async () => {
+    server = await startTranscriptServer([errorResponse(500), errorResponse(500), text]);
+    const response = await model({ maxRetries: 2, initialDelayMs: 1 }).complete({ messages: 'hi' });
+    expect(response.text).toBe(GREETING);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('500 every time: ApiError once the retries are spent', async () => {
+    server = await startTranscriptServer([errorResponse(500)]);
+    const error = await model({ maxRetries: 2, initialDelayMs: 1 })
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(ApiError.is(error)).toBe(true);
+    expect(error).toMatchObject({ status: 500, errorType: 'server_error' });
+    expect((error as Error).message).toContain('The server had an error');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('400: ApiError with the message, never retried', async () => {
+    server = await startTranscriptServer([errorResponse(400), text]);
+    const error = await model({ maxRetries: 3, initialDelayMs: 1 })
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(ApiError.is(error)).toBe(true);
+    expect(RateLimitError.is(error)).toBe(false);
+    expect(error).toMatchObject({ status: 400, errorType: 'invalid_request_error' });
+    expect((error as Error).message).toContain(
+      "Invalid request: 'messages' must contain at least one message.",
+    );
+    expect((error as ApiError).body).toContain('"param": "messages"');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('401: ApiError with the message, never retried', async () => {
+    server = await startTranscriptServer([errorResponse(401), text]);
+    const error = await model({ maxRetries: 3, initialDelayMs: 1 })
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 401, errorType: 'invalid_request_error' });
+    expect((error as Error).message).toContain('Incorrect API key provided');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('an HTML page on 200 (captive portal): IncompleteStreamError, no events', async () => {
+    server = await startTranscriptServer([
+      { headers: { 'content-type': 'text/html' }, chunks: randomSplit(fixture('html-200.html'), 3) },
+    ]);
+    const events: unknown[] = [];
+    const error = await new Promise((resolve) =>
+      model({ maxRetries: 2, initialDelayMs: 1 })
+        .stream({ messages: 'hi' })
+        .subscribe({ next: (e) => events.push(e), error: resolve, complete: () => resolve(undefined) }),
+    );
+    expect(events).toEqual([]);
+    expect(IncompleteStreamError.is(error)).toBe(true);
+    expect((error as Error).message).toContain('no server-sent events');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('an HTML error page on 502: ApiError keeping the raw body', async () => {
+    server = await startTranscriptServer([
+      { status: 502, headers: { 'content-type': 'text/html' }, chunks: [fixture('html-200.html')] },
+    ]);
+    const error = await model(false)
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, provider: 'openai' });
+    expect((error as ApiError).body).toContain('Captive portal');
+  });
+
+  it('a connection cut mid-body: NetworkError or IncompleteStreamError, never a completed reply', async () => {
+    const bytes = new TextEncoder().encode(fixture('text.sse'));
+    // The cut lands inside the third event; the delay lets the first chunk leave before the socket dies.
+    server = await startTranscriptServer([
+      { chunks: [bytes.subarray(0, 700), bytes.subarray(700, 720)], delayMs: 30, cut: true },
+    ]);
+    const events: { type: string }[] = [];
+    const error = await new Promise((resolve) =>
+      model(false)
+        .stream({ messages: 'hi' })
+        .subscribe({ next: (e) => events.push(e), error: resolve, complete: () => resolve(undefined) }),
+    );
+    expect(NetworkError.is(error) || IncompleteStreamError.is(error)).toBe(true);
+    expect(events.some((e) => e.type === 'stream-completed')).toBe(false);
+    expect(textOf(events as never)).toBe('Hello');
+  });
+
+  it('nothing listening: NetworkError', async () => {
+    server = await startTranscriptServer([text]);
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const error = await openai('gpt-4o-mini', { baseURL: `${url}/v1`, retry: false })
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(NetworkError.is(error)).toBe(true);
+  });
+});

@@ -1,0 +1,162 @@
+import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { computeCost, priceOf, type StreamEvent, TimeoutError, user } from '../../../src/index.ts';
+import { openai } from '../../../src/providers/openai/index.ts';
+import { randomSplit } from '../../support/split.ts';
+import { startTranscriptServer, type TranscriptServer } from '../../support/transcript-server.ts';
+import { fixture, settle, textOf } from './helpers.ts';
+
+let server: TranscriptServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const model = (options: Parameters<typeof openai>[1] = {}) =>
+  openai('gpt-4o-mini', { baseURL: `${server?.url}/v1`, apiKey: 'sk-test', retry: false, ...options });
+const GREETING = 'Hello! How can I help you today?';
+
+describe('openai streaming', () => {
+  it('200 concurrent streams, each split differently, all complete correctly', async () => {
+    server = await startTranscriptServer((_request, index) => ({
+      chunks: randomSplit(fixture(index % 2 === 0 ? 'text.sse' : 'parallel-tool-calls.sse'), index + 1, 64),
+      delayMs: 1,
+    }));
+    const m = model();
+    const responses = await Promise.all(Array.from({ length: 200 }, () => m.complete({ messages: 'hi' })));
+    expect(server.requests).toHaveLength(200);
+    const texts = responses.filter((r) => r.text === GREETING && r.finishReason === 'stop');
+    const calls = responses.filter((r) => r.toolCalls.length === 2 && r.finishReason === 'tool-calls');
+    expect(texts.length).toBe(100);
+    expect(calls.length).toBe(100);
+  });
+
+  it('unsubscribing closes the server-side connection within a few hundred ms', async () => {
+    const bytes = new TextEncoder().encode(fixture('text.sse'));
+    server = await startTranscriptServer([{ chunks: [bytes.subarray(0, 900)], hold: true }]);
+    const aborted = server.nextClientAbort();
+    const first = await firstValueFrom(model().stream({ messages: 'hi' }));
+    const unsubscribedAt = performance.now();
+    expect(first).toEqual({ type: 'text-delta', text: 'Hello' });
+    await aborted;
+    expect(performance.now() - unsubscribedAt).toBeLessThan(300);
+    expect(server.clientAborts).toBe(1);
+  });
+
+  it('unsubscribing one of two streams leaves the other running', async () => {
+    const bytes = new TextEncoder().encode(fixture('text.sse'));
+    server = await startTranscriptServer((_request, index) =>
+      index === 0
+        ? { chunks: [bytes.subarray(0, 900)], hold: true }
+        : { chunks: randomSplit(fixture('text.sse'), 9, 200), delayMs: 5 },
+    );
+    const m = model();
+    const aborted = server.nextClientAbort();
+    const held = m.stream({ messages: 'hi' }).pipe(take(1)).subscribe();
+    const other = m.complete({ messages: 'hi' });
+    await aborted;
+    expect(held.closed).toBe(true);
+    expect((await other).text).toBe(GREETING);
+    expect(server.clientAborts).toBe(1);
+  });
+
+  it('emitToolCallDeltas (request option): the fragments, then tool-calls-ready; not sent on the wire', async () => {
+    server = await startTranscriptServer([{ chunks: randomSplit(fixture('tool-call.sse'), 5) }]);
+    const events = await lastValueFrom(
+      model()
+        .stream({ messages: 'hi', providerOptions: { emitToolCallDeltas: true, seed: 7 } })
+        .pipe(toArray()),
+    );
+    const deltas = events.filter((e) => e.type === 'tool-call-delta');
+    expect(deltas[0]).toEqual({
+      type: 'tool-call-delta',
+      index: 0,
+      id: 'call_1',
+      name: 'get_weather',
+      argumentsDelta: '',
+    });
+    expect(deltas.map((d) => d.argumentsDelta).join('')).toBe('{"city":"Paris"}');
+    expect(deltas).toHaveLength(6);
+    expect(events.map((e) => e.type).slice(-2)).toEqual(['tool-calls-ready', 'stream-completed']);
+    const body = server.requests[0]?.json as Record<string, unknown>;
+    expect(body.seed).toBe(7);
+    expect(body).not.toHaveProperty('emitToolCallDeltas');
+  });
+
+  it('emitToolCallDeltas (model option) and its per-request override', async () => {
+    server = await startTranscriptServer([{ chunks: [fixture('tool-call.sse')] }]);
+    const m = model({ emitToolCallDeltas: true });
+    const count = (events: StreamEvent[]) => events.filter((e) => e.type === 'tool-call-delta').length;
+    expect(count(await lastValueFrom(m.stream({ messages: 'hi' }).pipe(toArray())))).toBe(6);
+    const off = { messages: 'hi', providerOptions: { emitToolCallDeltas: false } };
+    expect(count(await lastValueFrom(m.stream(off).pipe(toArray())))).toBe(0);
+  });
+
+  it('complete(): usage, cost for a priced model, finish reasons and timing', async () => {
+    server = await startTranscriptServer([{ chunks: randomSplit(fixture('text.sse'), 8, 300), delayMs: 15 }]);
+    const started = performance.now();
+    const response = await model().complete({ messages: [user('hi')] });
+    const elapsed = performance.now() - started;
+    expect(response).toMatchObject({ text: GREETING, finishReason: 'stop', rawFinishReason: 'stop' });
+    expect(response.usage).toMatchObject({ inputTokens: 12, outputTokens: 9, totalTokens: 21 });
+    const price = priceOf('gpt-4o-mini');
+    expect(price).toBeDefined();
+    expect(response.cost).toEqual(
+      computeCost(response.usage, price ?? { inputPerMTok: 0, outputPerMTok: 0 }),
+    );
+    expect(response.cost?.totalUsd).toBeGreaterThan(0);
+    const { firstTokenMs, totalMs } = response.timing;
+    expect(firstTokenMs).toBeGreaterThanOrEqual(10);
+    expect(totalMs).toBeGreaterThan(firstTokenMs ?? 0);
+    expect(totalMs).toBeLessThanOrEqual(elapsed + 1);
+  });
+
+  it('an explicit price overrides the table', async () => {
+    server = await startTranscriptServer([{ chunks: [fixture('text.sse')] }]);
+    const response = await model({ price: { inputPerMTok: 1_000_000, outputPerMTok: 0 } }).complete({
+      messages: 'hi',
+    });
+    expect(response.cost).toEqual({ inputUsd: 12, outputUsd: 0, totalUsd: 12 });
+  });
+
+  it('timeoutMs: a stalled stream errors with TimeoutError and closes the connection', async () => {
+    const bytes = new TextEncoder().encode(fixture('text.sse'));
+    server = await startTranscriptServer([{ chunks: [bytes.subarray(0, 900)], hold: true }]);
+    const aborted = server.nextClientAbort();
+    const { events, error } = await settle(model({ timeoutMs: 100 }).stream({ messages: 'hi' }));
+    expect(textOf(events)).toBe('Hello!');
+    expect(TimeoutError.is(error)).toBe(true);
+    await aborted;
+  });
+
+  it('sends the mapped body with stream options and a bearer key', async () => {
+    server = await startTranscriptServer([{ chunks: [fixture('text.sse')] }]);
+    await model().complete({ messages: 'hi', system: 'Be brief.', maxOutputTokens: 64, temperature: 0 });
+    const request = server.requests[0];
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe('/v1/chat/completions');
+    expect(request?.headers.authorization).toBe('Bearer sk-test');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.json).toEqual({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
+      temperature: 0,
+      max_completion_tokens: 64,
+      stream_options: { include_usage: true },
+      stream: true,
+    });
+  });
+
+  it('is cold: nothing is sent before subscription, one request per subscription', async () => {
+    server = await startTranscriptServer([{ chunks: [fixture('text.sse')] }]);
+    const events$ = model().stream({ messages: 'hi' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.requests).toHaveLength(0);
+    await lastValueFrom(events$);
+    await lastValueFrom(events$);
+    expect(server.requests).toHaveLength(2);
+  });
+});
