@@ -2,7 +2,10 @@ import { ApiError, RateLimitError } from '../core/index.ts';
 import { parseRetryAfter } from './parse-retry-after.ts';
 
 /** Pulls a provider's own message and error type out of an error body. */
-export type ErrorBodyParser = (text: string) => { message?: string; errorType?: string } | undefined;
+export type ErrorBodyParser = (
+  text: string,
+  headers: Headers,
+) => { message?: string; errorType?: string } | undefined;
 
 /**
  * The common shape `{ error: { message, type } }` (OpenAI, Anthropic, Gemini, Azure) or
@@ -41,7 +44,7 @@ export function httpError(
   bodyText: string,
   parseErrorBody: ErrorBodyParser = parseCommonErrorBody,
 ): ApiError {
-  const parsed = parseErrorBody(bodyText);
+  const parsed = parseErrorBody(bodyText, headers);
   const body = bodyText.length > MAX_BODY_CHARS ? bodyText.slice(0, MAX_BODY_CHARS) : bodyText;
   const retryAfterMs = parseRetryAfter(headers);
   const message = `${provider} returned HTTP ${status}${parsed?.message ? `: ${parsed.message}` : ''}`;

@@ -1,0 +1,1 @@
+export { type FallbackModel, type FallbackOptions, fallback, isAvailabilityError } from './fallback.ts';

@@ -1,0 +1,164 @@
+import { type ContentPart, type Message, RxAgentError, type ToolCall } from '../../core/index.ts';
+
+/** A Converse content block, as sent. */
+export type BedrockContentBlock = Record<string, unknown>;
+
+/** A reasoning block as streamed, kept in `message.metadata.bedrock.reasoning` for the round trip. */
+export type BedrockReasoningBlock = { text: string; signature: string } | { redactedContent: string };
+
+/** A Converse message, as sent. */
+export interface BedrockMessage {
+  role: 'user' | 'assistant';
+  content: BedrockContentBlock[];
+}
+
+const IMAGE_FORMATS: Readonly<Record<string, string>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/jpg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+const DOCUMENT_FORMATS: Readonly<Record<string, string>> = {
+  'application/pdf': 'pdf',
+  'text/csv': 'csv',
+  'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.ms-excel': 'xls',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'text/html': 'html',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
+};
+
+/**
+ * Converts messages to Converse `system` blocks and `messages`: system messages → `system`; tool
+ * messages → `toolResult` blocks in a user message; assistant tool calls → `toolUse` blocks (after
+ * the signed or redacted `reasoningContent` blocks kept in `metadata.bedrock.reasoning`); images → `image` bytes;
+ * files → `document` blocks. Consecutive messages of one role are merged, as Converse requires
+ * user and assistant turns to alternate.
+ */
+export function toBedrockMessages(messages: readonly Message[]): {
+  system: { text: string }[];
+  messages: BedrockMessage[];
+} {
+  const system: { text: string }[] = [];
+  const out: BedrockMessage[] = [];
+  const push = (role: BedrockMessage['role'], content: BedrockContentBlock[]) => {
+    const last = out.at(-1);
+    if (last?.role === role) last.content.push(...content);
+    else out.push({ role, content });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        system.push({ text: textContent(message.content) });
+        break;
+      case 'user':
+        push('user', blocksOf(message.content));
+        break;
+      case 'assistant':
+        push('assistant', [
+          ...reasoningBlocks(message),
+          ...blocksOf(message.content),
+          ...(message.toolCalls ?? []).map(toolUseBlock),
+        ]);
+        break;
+      case 'tool':
+        push('user', [
+          { toolResult: { toolUseId: message.toolCallId ?? '', content: blocksOf(message.content) } },
+        ]);
+        break;
+      default:
+        message.role satisfies never;
+    }
+  }
+  return { system, messages: out };
+}
+
+function toolUseBlock(call: ToolCall): BedrockContentBlock {
+  return { toolUse: { toolUseId: call.id, name: call.name, input: call.arguments } };
+}
+
+function reasoningBlocks(message: Message): BedrockContentBlock[] {
+  const bedrock = message.metadata?.bedrock;
+  const kept: unknown =
+    typeof bedrock === 'object' && bedrock !== null ? Reflect.get(bedrock, 'reasoning') : undefined;
+  if (!Array.isArray(kept)) return [];
+  const blocks: BedrockContentBlock[] = [];
+  for (const block of kept as BedrockReasoningBlock[]) {
+    if ('redactedContent' in block)
+      blocks.push({ reasoningContent: { redactedContent: block.redactedContent } });
+    // Only signed reasoning can be sent back (Claude checks the signature).
+    else if (block.signature) {
+      blocks.push({ reasoningContent: { reasoningText: { text: block.text, signature: block.signature } } });
+    }
+  }
+  return blocks;
+}
+
+function textContent(content: string | readonly ContentPart[]): string {
+  return typeof content === 'string'
+    ? content
+    : blocksOf(content)
+        .map((b) => String(b.text ?? ''))
+        .join('\n');
+}
+
+function blocksOf(content: string | readonly ContentPart[]): BedrockContentBlock[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
+  const blocks: BedrockContentBlock[] = [];
+  let documents = 0;
+  for (const part of content) {
+    switch (part.type) {
+      case 'text':
+        if (part.text !== '') blocks.push({ text: part.text });
+        break;
+      case 'image': {
+        const { bytes, mediaType } = bytesOf(part.data, part.url, part.mediaType);
+        const format = IMAGE_FORMATS[mediaType];
+        if (format === undefined) throw unsupported(`images of type ${mediaType || 'unknown'}`);
+        blocks.push({ image: { format, source: { bytes } } });
+        break;
+      }
+      case 'file': {
+        const format = DOCUMENT_FORMATS[part.mediaType];
+        if (format === undefined) throw unsupported(`files of type ${part.mediaType}`);
+        documents += 1;
+        const { bytes } = bytesOf(part.data, undefined, part.mediaType);
+        blocks.push({
+          document: { format, name: documentName(part.filename, documents), source: { bytes } },
+        });
+        break;
+      }
+      default:
+        part satisfies never;
+    }
+  }
+  return blocks;
+}
+
+/** Base64 bytes and media type of a part's `data` (plain or a data: URL) or `url` (a data: URL only). */
+function bytesOf(
+  data: string | undefined,
+  url: string | undefined,
+  mediaType = '',
+): { bytes: string; mediaType: string } {
+  const source = data ?? url ?? '';
+  const match = /^data:([^;,]*)(?:;[^,]*)?,/.exec(source);
+  if (match) return { bytes: source.slice(match[0].length), mediaType: mediaType || (match[1] ?? '') };
+  if (data !== undefined) return { bytes: data, mediaType };
+  throw unsupported('images by remote URL (send the bytes as `data`)');
+}
+
+/** Converse names allow letters, digits, spaces, hyphens, parentheses and brackets, and must be unique. */
+function documentName(filename: string | undefined, n: number): string {
+  const stem = (filename ?? '')
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9 \-()[\]]+/g, '-')
+    .trim();
+  return stem === '' ? `document-${n}` : stem;
+}
+
+const unsupported = (what: string) =>
+  new RxAgentError(`bedrock: ${what} are not supported`, 'unsupported_content');

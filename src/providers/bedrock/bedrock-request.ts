@@ -1,0 +1,103 @@
+import type { ChatRequest } from '../../core/index.ts';
+import { type BedrockMessage, toBedrockMessages } from './bedrock-messages.ts';
+
+/** The Converse request body (everything but the model id, which is in the URL). */
+export interface ConverseBody {
+  messages: BedrockMessage[];
+  system?: { text: string }[];
+  inferenceConfig?: { maxTokens?: number; temperature?: number; stopSequences?: string[] };
+  toolConfig?: {
+    tools: { toolSpec: { name: string; description: string; inputSchema: { json: unknown } } }[];
+    toolChoice?: { any: Record<string, never> } | { tool: { name: string } };
+  };
+  additionalModelRequestFields?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** Top-level Converse fields; any other `providerOptions` key goes into `additionalModelRequestFields`. */
+const TOP_LEVEL = new Set([
+  'additionalModelRequestFields',
+  'additionalModelResponseFieldPaths',
+  'guardrailConfig',
+  'performanceConfig',
+  'promptVariables',
+  'requestMetadata',
+  'serviceTier',
+  'inferenceConfig',
+]);
+
+/**
+ * Builds a Converse(-Stream) body. `system` (and system messages) → `system` blocks;
+ * `maxOutputTokens` / `temperature` / `stop` → `inferenceConfig` (`maxTokens`, `temperature`,
+ * `stopSequences`); tools → `toolConfig.tools[].toolSpec` with `inputSchema.json`; `toolChoice`
+ * `'required'` → `{ any: {} }`, `{ name }` → `{ tool: { name } }`, `'auto'` → Converse's default,
+ * `'none'` → no tools (kept, unforced, only when the history holds tool blocks, which Converse
+ * requires). `providerOptions`: the top-level Converse fields (`guardrailConfig`,
+ * `performanceConfig`, `requestMetadata`, `additionalModelResponseFieldPaths`, … and
+ * `inferenceConfig`, merged) pass as they are; every other key goes into
+ * `additionalModelRequestFields` (e.g. `{ thinking: { type: 'enabled', budget_tokens: 2048 } }` or
+ * `{ top_k: 40 }`). `responseFormat` has no Converse field: it becomes a system instruction.
+ * @param defaults the model's `additionalModelRequestFields`, overridden per request.
+ */
+export function buildConverseRequest(
+  request: ChatRequest,
+  wire: Record<string, unknown> = {},
+  defaults: Record<string, unknown> = {},
+): ConverseBody {
+  const converted =
+    typeof request.messages === 'string'
+      ? { system: [], messages: [{ role: 'user' as const, content: [{ text: request.messages }] }] }
+      : toBedrockMessages(request.messages);
+  const system = [...(request.system ? [{ text: request.system }] : []), ...converted.system];
+  const format = request.responseFormat;
+  if (format?.type === 'json') {
+    const schema = format.schema ? ` matching this JSON Schema: ${JSON.stringify(format.schema)}` : '';
+    system.push({ text: `Answer with a single JSON value and nothing else${schema}.` });
+  }
+
+  const inferenceConfig = {
+    ...(request.maxOutputTokens === undefined ? {} : { maxTokens: request.maxOutputTokens }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.stop && request.stop.length > 0 ? { stopSequences: request.stop } : {}),
+    ...(isRecord(wire.inferenceConfig) ? wire.inferenceConfig : {}),
+  };
+  const additional: Record<string, unknown> = { ...defaults };
+  const topLevel: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(wire)) {
+    if (!TOP_LEVEL.has(key)) additional[key] = value;
+    else if (key !== 'inferenceConfig' && key !== 'additionalModelRequestFields') topLevel[key] = value;
+  }
+  if (isRecord(wire.additionalModelRequestFields))
+    Object.assign(additional, wire.additionalModelRequestFields);
+
+  const toolConfig = toolConfigOf(request, converted.messages);
+  return {
+    messages: converted.messages,
+    ...(system.length > 0 ? { system } : {}),
+    ...(Object.keys(inferenceConfig).length > 0 ? { inferenceConfig } : {}),
+    ...(toolConfig === undefined ? {} : { toolConfig }),
+    ...(Object.keys(additional).length > 0 ? { additionalModelRequestFields: additional } : {}),
+    ...topLevel,
+  };
+}
+
+function toolConfigOf(request: ChatRequest, messages: readonly BedrockMessage[]): ConverseBody['toolConfig'] {
+  const tools = request.tools ?? [];
+  if (tools.length === 0) return undefined;
+  const choice = request.toolChoice;
+  if (choice === 'none') {
+    const hasToolBlocks = messages.some((m) => m.content.some((b) => 'toolUse' in b || 'toolResult' in b));
+    if (!hasToolBlocks) return undefined;
+  }
+  return {
+    tools: tools.map((tool) => ({
+      toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.parameters } },
+    })),
+    ...(choice === 'required' ? { toolChoice: { any: {} } } : {}),
+    ...(typeof choice === 'object' ? { toolChoice: { tool: { name: choice.name } } } : {}),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,104 @@
+import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
+import type { HttpRequestOptions } from '../../transport/index.ts';
+import {
+  createChatModel,
+  env,
+  type ProviderOptions,
+  providerStream,
+  splitProviderOptions,
+  trimSlash,
+} from '../shared/index.ts';
+import { type AwsCredentialsInput, resolveAwsCredentials, resolveAwsRegion } from './aws-credentials.ts';
+import { bedrockCapabilities } from './bedrock-capabilities.ts';
+import { createBedrockMapper } from './bedrock-chunk-mapper.ts';
+import { parseBedrockErrorBody } from './bedrock-error-body.ts';
+import { bedrockPriceOf } from './bedrock-prices.ts';
+import { buildConverseRequest } from './bedrock-request.ts';
+import { decodeEventStream, type EventStreamEvent } from './decode-event-stream.ts';
+import { sigV4Signer } from './sign-request.ts';
+
+/** Options of {@link bedrock}. */
+export interface BedrockOptions extends ProviderOptions {
+  /** The AWS region. @default process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION */
+  region?: string;
+  /**
+   * SigV4 credentials, or a function returning them (called per request, so it may refresh).
+   * @default AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN
+   */
+  credentials?: AwsCredentialsInput;
+  /**
+   * A Bedrock API key, sent as `Authorization: Bearer` instead of SigV4 signing (ignored when
+   * `credentials` is given). @default process.env.AWS_BEARER_TOKEN_BEDROCK
+   */
+  apiKey?: string;
+  /** @default `https://bedrock-runtime.${region}.amazonaws.com` */
+  baseURL?: string;
+  /** Model-specific fields sent with every request (`additionalModelRequestFields`). */
+  additionalModelRequestFields?: Record<string, unknown>;
+  /** Overrides the capabilities known for the model family. */
+  capabilities?: Partial<Omit<ModelCapabilities, 'streaming'>>;
+  /** The SigV4 signing clock (tests, clock skew). @default () => new Date() */
+  now?: () => Date;
+}
+
+/**
+ * A chat model on Amazon Bedrock's Converse API (`POST {baseURL}/model/{modelId}/converse-stream`),
+ * SigV4-signed; the binary AWS event stream is decoded with `@smithy/eventstream-codec`. Region
+ * and credentials are resolved per request, so a missing one errors the stream (`missing_region`,
+ * `missing_credentials`) rather than the factory.
+ * @param modelId a model or inference-profile id (or ARN), e.g. `'us.anthropic.claude-sonnet-4-20250514-v1:0'`.
+ * @example
+ * const model = bedrock('amazon.nova-lite-v1:0', { region: 'us-east-1' });
+ * const reply = await model.complete('Hello');
+ */
+export function bedrock(modelId: string, options: BedrockOptions = {}): ChatModel {
+  const price = options.price ?? bedrockPriceOf(modelId);
+
+  const http = (body: unknown): HttpRequestOptions => {
+    const region = resolveAwsRegion(options.region);
+    const baseURL = trimSlash(options.baseURL ?? `https://bedrock-runtime.${region}.amazonaws.com`);
+    const apiKey =
+      options.credentials === undefined ? (options.apiKey ?? env('AWS_BEARER_TOKEN_BEDROCK')) : undefined;
+    return {
+      provider: 'bedrock',
+      url: `${baseURL}/model/${encodeURIComponent(modelId)}/converse-stream`,
+      body,
+      headers: {
+        accept: 'application/vnd.amazon.eventstream',
+        ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+        ...options.headers,
+      },
+      parseErrorBody: parseBedrockErrorBody,
+      ...(apiKey === undefined
+        ? {
+            prepare: sigV4Signer({
+              region,
+              credentials: () => resolveAwsCredentials(options.credentials),
+              ...(options.now ? { now: options.now } : {}),
+            }),
+          }
+        : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    };
+  };
+
+  return createChatModel({
+    provider: 'bedrock',
+    modelId,
+    capabilities: { ...bedrockCapabilities(modelId), ...options.capabilities },
+    stream(request) {
+      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+      return providerStream<EventStreamEvent>({
+        provider: 'bedrock',
+        model: modelId,
+        price,
+        http: () => http(buildConverseRequest(request, wire, options.additionalModelRequestFields)),
+        decode: decodeEventStream(),
+        createMapper: createBedrockMapper,
+        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas ?? false,
+        timeoutMs: options.timeoutMs,
+        retry: options.retry,
+      });
+    },
+  });
+}

@@ -1,0 +1,144 @@
+import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { Observable, type OperatorFunction } from 'rxjs';
+import { IncompleteStreamError, StreamParseError } from '../../core/index.ts';
+
+/** One decoded AWS event-stream message. */
+export interface EventStreamEvent {
+  /** `:message-type`: `event`, `exception` or `error`. */
+  messageType: string;
+  /** `:event-type`, `:exception-type` or `:error-code`, by message type. */
+  eventType: string;
+  /** The JSON payload; `{}` when empty; `{ message }` from `:error-message` for `error` messages. */
+  payload: unknown;
+}
+
+/** Prelude (total length, headers length, prelude CRC) plus the message CRC. */
+const MIN_FRAME = 16;
+/** AWS caps an event-stream message at 16 MiB; a larger length means the body is not an event stream. */
+const MAX_FRAME = 16 * 1024 * 1024 + MIN_FRAME;
+
+/**
+ * Decodes an `application/vnd.amazon.eventstream` byte stream into events. Frames split across
+ * chunks are buffered (each frame announces its total length in its first 4 bytes); each whole
+ * frame is checked and parsed by `@smithy/eventstream-codec` (prelude and message CRC, headers).
+ * Errors: a bad length (e.g. an HTML page) or a failed CRC → `StreamParseError` (raw: the start of
+ * the bytes as text); a payload that is not JSON → `StreamParseError` (raw: the payload); a body
+ * that ends inside a frame → `IncompleteStreamError`.
+ * @example httpStream(req).pipe(decodeEventStream())
+ */
+export function decodeEventStream(): OperatorFunction<Uint8Array, EventStreamEvent> {
+  return (source) =>
+    new Observable<EventStreamEvent>((subscriber) => {
+      const codec = new EventStreamCodec(toUtf8, fromUtf8);
+      let chunks: Uint8Array[] = [];
+      let buffered = 0;
+
+      /** Removes and returns the first `n` buffered bytes, copying only when they span chunks. */
+      const take = (n: number): Uint8Array => {
+        const head = chunks[0] as Uint8Array;
+        buffered -= n;
+        if (head.length >= n) {
+          if (head.length === n) chunks.shift();
+          else chunks[0] = head.subarray(n);
+          return head.subarray(0, n);
+        }
+        const out = new Uint8Array(n);
+        let filled = 0;
+        while (filled < n) {
+          const chunk = chunks[0] as Uint8Array;
+          const part = Math.min(chunk.length, n - filled);
+          out.set(chunk.subarray(0, part), filled);
+          filled += part;
+          if (part === chunk.length) chunks.shift();
+          else chunks[0] = chunk.subarray(part);
+        }
+        return out;
+      };
+
+      const peekLength = (): number => {
+        const head = chunks[0] as Uint8Array;
+        const bytes = head.length >= 4 ? head : concat(chunks, 4);
+        return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
+      };
+
+      const drain = () => {
+        while (buffered >= 4 && !subscriber.closed) {
+          const length = peekLength();
+          if (length < MIN_FRAME || length > MAX_FRAME) {
+            throw new StreamParseError(
+              `Not an AWS event stream: a frame of ${length} bytes`,
+              preview(concat(chunks, Math.min(buffered, 512))),
+            );
+          }
+          if (buffered < length) return;
+          subscriber.next(decodeFrame(codec, take(length)));
+        }
+      };
+
+      return source.subscribe({
+        next(chunk) {
+          if (subscriber.closed || chunk.length === 0) return;
+          chunks.push(chunk);
+          buffered += chunk.length;
+          try {
+            drain();
+          } catch (error) {
+            chunks = [];
+            subscriber.error(error);
+          }
+        },
+        error: (error) => subscriber.error(error),
+        complete() {
+          if (buffered > 0) {
+            subscriber.error(new IncompleteStreamError('The event stream ended inside a frame'));
+            return;
+          }
+          subscriber.complete();
+        },
+      });
+    });
+}
+
+function decodeFrame(codec: EventStreamCodec, frame: Uint8Array): EventStreamEvent {
+  let headers: MessageHeaders;
+  let body: Uint8Array;
+  try {
+    ({ headers, body } = codec.decode(frame));
+  } catch (cause) {
+    throw new StreamParseError('An AWS event stream frame is corrupt', preview(frame), { cause });
+  }
+  const header = (name: string) => {
+    const value = headers[name]?.value;
+    return typeof value === 'string' ? value : '';
+  };
+  const messageType = header(':message-type') || 'event';
+  if (messageType === 'error') {
+    return { messageType, eventType: header(':error-code'), payload: { message: header(':error-message') } };
+  }
+  const eventType = messageType === 'exception' ? header(':exception-type') : header(':event-type');
+  const text = toUtf8(body);
+  if (text.trim() === '') return { messageType, eventType, payload: {} };
+  try {
+    return { messageType, eventType, payload: JSON.parse(text) as unknown };
+  } catch (cause) {
+    throw new StreamParseError(`The payload of the ${eventType || messageType} event is not JSON`, text, {
+      cause,
+    });
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  let filled = 0;
+  for (const chunk of chunks) {
+    if (filled >= n) break;
+    const part = chunk.subarray(0, n - filled);
+    out.set(part, filled);
+    filled += part.length;
+  }
+  return out;
+}
+
+/** The bytes as (lossy) UTF-8 text, for the error's `raw`. */
+const preview = (bytes: Uint8Array): string => new TextDecoder().decode(bytes.subarray(0, 512));

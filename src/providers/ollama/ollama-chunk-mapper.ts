@@ -1,0 +1,106 @@
+import {
+  ApiError,
+  type FinishPart,
+  type FinishReason,
+  IncompleteStreamError,
+  type ProviderEvent,
+  StreamParseError,
+} from '../../core/index.ts';
+import { type ChunkMapper, NO_EVENTS } from '../shared/index.ts';
+
+/** The fields of an `/api/chat` stream line rxagent reads; every other field is ignored. */
+export interface OllamaChunk {
+  model?: string;
+  message?: {
+    content?: string;
+    thinking?: string;
+    tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
+  };
+  done?: boolean;
+  done_reason?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
+  error?: string;
+}
+
+/**
+ * Maps Ollama's NDJSON lines to provider events: `message.content` → text, `message.thinking` →
+ * reasoning, each `message.tool_calls` entry → one `tool-call-delta` with its whole arguments
+ * JSON-stringified (id `call_<n>`, counted from 1, when Ollama sends none), `done: true` → `finish`
+ * (`done_reason` stop → `stop`, or `tool-calls` when the turn called tools; length → `length`;
+ * anything else → `other`) with usage from `prompt_eval_count` / `eval_count`. An `{"error": …}`
+ * line → `ApiError` (status 500); a body that ends before `done` → `IncompleteStreamError`.
+ * @param modelId the requested model, so `finish.model` is set only when the server names another.
+ */
+export function createOllamaMapper(modelId = ''): ChunkMapper<unknown> {
+  let done = false;
+  let toolCalls = 0;
+  return {
+    map(value) {
+      if (done) return NO_EVENTS;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new StreamParseError('An Ollama stream line is not a JSON object', JSON.stringify(value));
+      }
+      const chunk = value as OllamaChunk;
+      if (chunk.error !== undefined) {
+        throw new ApiError(`ollama: ${String(chunk.error)}`, {
+          status: 500,
+          provider: 'ollama',
+          body: JSON.stringify(chunk),
+        });
+      }
+      const events: ProviderEvent[] = [];
+      const message = chunk.message;
+      if (typeof message?.thinking === 'string' && message.thinking !== '') {
+        events.push({ type: 'reasoning-delta', text: message.thinking });
+      }
+      if (typeof message?.content === 'string' && message.content !== '') {
+        events.push({ type: 'text-delta', text: message.content });
+      }
+      for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
+        const index = toolCalls++;
+        const args = call.function?.arguments;
+        events.push({
+          type: 'tool-call-delta',
+          index,
+          id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${index + 1}`,
+          name: call.function?.name ?? '',
+          argumentsDelta: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        });
+      }
+      if (chunk.done === true) {
+        done = true;
+        events.push(finishOf(chunk, toolCalls > 0, modelId));
+      }
+      return events.length === 0 ? NO_EVENTS : events;
+    },
+    end() {
+      if (!done) throw new IncompleteStreamError('The Ollama stream ended before its `done` line');
+      return NO_EVENTS;
+    },
+  };
+}
+
+function finishOf(chunk: OllamaChunk, calledTools: boolean, modelId: string): FinishPart {
+  const inputTokens = count(chunk.prompt_eval_count);
+  const outputTokens = count(chunk.eval_count);
+  const raw = chunk.done_reason;
+  return {
+    type: 'finish',
+    finishReason: finishReasonOf(raw, calledTools),
+    ...(typeof raw === 'string' ? { rawFinishReason: raw } : {}),
+    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    ...(typeof chunk.model === 'string' && chunk.model !== '' && chunk.model !== modelId
+      ? { model: chunk.model }
+      : {}),
+  };
+}
+
+function finishReasonOf(raw: string | undefined, calledTools: boolean): FinishReason {
+  // Older servers send no done_reason: a finished turn is a stop.
+  if (raw === undefined || raw === 'stop') return calledTools ? 'tool-calls' : 'stop';
+  if (raw === 'length') return 'length';
+  return 'other';
+}
+
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
