@@ -4,7 +4,7 @@ import { parseRetryAfter } from './parse-retry-after.ts';
 /** Pulls a provider's own message and error type out of an error body. */
 export type ErrorBodyParser = (
   text: string,
-  headers: Headers,
+  headers?: Headers,
 ) => { message?: string; errorType?: string } | undefined;
 
 /**
