@@ -3,7 +3,11 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Input tokens served from the provider's prompt cache (included in `inputTokens`). */
   cachedInputTokens?: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic; included in `inputTokens`). */
+  cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning (included in `outputTokens`). */
   reasoningTokens?: number;
 }
 

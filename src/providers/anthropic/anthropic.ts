@@ -1,0 +1,88 @@
+import { defer } from 'rxjs';
+import { type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
+import { decodeSSE } from '../../operators/index.ts';
+import { parseCommonErrorBody } from '../../transport/index.ts';
+import {
+  createChatModel,
+  env,
+  type ProviderOptions,
+  providerStream,
+  splitProviderOptions,
+  trimSlash,
+} from '../shared/index.ts';
+import { anthropicModelInfo } from './anthropic-model-info.ts';
+import { createAnthropicMapper } from './create-anthropic-mapper.ts';
+import { ANTHROPIC_JSON_TOOL, type AnthropicThinking, toAnthropicRequest } from './to-anthropic-request.ts';
+
+/** Options of {@link anthropic}. */
+export interface AnthropicOptions extends ProviderOptions {
+  /** `max_tokens` when a request sets no `maxOutputTokens`. @default the model family's output limit */
+  maxOutputTokens?: number;
+  /** Extended thinking for every request; a request overrides it with `providerOptions.thinking`. */
+  thinking?: AnthropicThinking | false;
+  /** The `anthropic-version` header. @default '2023-06-01' */
+  version?: string;
+}
+
+const PROVIDER = 'anthropic';
+
+/**
+ * A Claude model over the Messages API (`POST {baseURL}/v1/messages`, streamed).
+ *
+ * The key defaults to `ANTHROPIC_API_KEY` (sent as `x-api-key`; no header when there is none, for
+ * proxies that add it), the base URL to `ANTHROPIC_BASE_URL` or `https://api.anthropic.com`.
+ * Thinking streams as `reasoning-delta`s; its blocks and signatures are kept in the assistant
+ * message's `metadata.anthropic.thinking` and sent back in later requests of the conversation.
+ * Usage: `inputTokens` includes cached tokens (`input_tokens + cache_read_input_tokens +
+ * cache_creation_input_tokens`), `cachedInputTokens` is the cache read and `cacheWriteTokens` the
+ * cache creation, so `cost` charges each at its rate.
+ * @param modelId e.g. `claude-sonnet-4-5`
+ * @example
+ * const model = anthropic('claude-sonnet-4-5', { thinking: { budgetTokens: 2048 } });
+ * const reply = await model.complete({ messages: 'Why is the sky blue?' });
+ */
+export function anthropic(modelId: string, options: AnthropicOptions = {}): ChatModel {
+  const baseURL = trimSlash(options.baseURL ?? env('ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com');
+  const url = `${baseURL}/v1/messages`;
+  const apiKey = options.apiKey ?? env('ANTHROPIC_API_KEY');
+  const headers: Record<string, string> = {
+    'anthropic-version': options.version ?? '2023-06-01',
+    ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }),
+    ...options.headers,
+  };
+  const info = anthropicModelInfo(modelId);
+  const price = options.price ?? priceOf(modelId);
+
+  const decode = decodeSSE();
+  const stream = (request: ChatRequest) =>
+    defer(() => {
+      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+      const jsonTool = request.responseFormat?.type === 'json' ? ANTHROPIC_JSON_TOOL : undefined;
+      const body = toAnthropicRequest(modelId, request, {
+        maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens,
+        modelMaxOutputTokens: info.knownModel ? info.maxOutputTokens : undefined,
+        thinking: options.thinking,
+        wire,
+      });
+      return providerStream({
+        provider: PROVIDER,
+        model: modelId,
+        price,
+        http: () => ({
+          provider: PROVIDER,
+          url,
+          body,
+          headers,
+          parseErrorBody: parseCommonErrorBody,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        }),
+        decode,
+        createMapper: () => createAnthropicMapper(jsonTool),
+        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas,
+        timeoutMs: options.timeoutMs,
+        retry: options.retry,
+      });
+    });
+
+  return createChatModel({ provider: PROVIDER, modelId, capabilities: info.capabilities, stream });
+}

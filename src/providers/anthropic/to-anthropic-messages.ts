@@ -1,0 +1,77 @@
+import { type Message, RxAgentError, textOf } from '../../core/index.ts';
+import { thinkingBlocksOf } from './anthropic-metadata.ts';
+import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-wire.ts';
+import { toAnthropicContent } from './to-anthropic-content.ts';
+
+/** A conversation in Anthropic's shape: the system text apart, the turns alternating. */
+export interface AnthropicConversation {
+  /** The text of every system message, in order. */
+  system: string[];
+  messages: AnthropicMessage[];
+}
+
+function toolResult(message: Message): AnthropicContentBlock {
+  if (message.toolCallId === undefined) {
+    throw new RxAgentError('anthropic: a tool message needs its toolCallId', 'invalid_request');
+  }
+  const content = typeof message.content === 'string' ? message.content : toAnthropicContent(message.content);
+  return { type: 'tool_result', tool_use_id: message.toolCallId, content };
+}
+
+function assistantBlocks(message: Message, sendThinking: boolean): AnthropicContentBlock[] {
+  // Thinking blocks lead the turn, as the API returned them.
+  const blocks: AnthropicContentBlock[] = sendThinking ? thinkingBlocksOf(message.metadata) : [];
+  for (const block of toAnthropicContent(message.content)) blocks.push(block);
+  for (const call of message.toolCalls ?? []) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+  }
+  return blocks;
+}
+
+/**
+ * Maps messages to Anthropic's turns. System messages go to `system`; tool messages become
+ * `tool_result` blocks of a user turn; assistant tool calls become `tool_use` blocks, preceded by
+ * the thinking blocks kept in `metadata.anthropic` when `sendThinking`. Consecutive turns of one
+ * role are merged (the API requires alternation), so several tool results and a following user
+ * message form one user turn. Empty messages are dropped; a turn that is one text block is sent
+ * as a plain string.
+ * @param sendThinking whether this request has thinking enabled (the API wants the blocks back then)
+ */
+export function toAnthropicMessages(
+  messages: readonly Message[],
+  sendThinking: boolean,
+): AnthropicConversation {
+  const system: string[] = [];
+  const turns: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[] = [];
+  const push = (role: 'user' | 'assistant', blocks: AnthropicContentBlock[]) => {
+    if (blocks.length === 0) return;
+    const last = turns[turns.length - 1];
+    if (last?.role === role) for (const block of blocks) last.content.push(block);
+    else turns.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        system.push(textOf(message.content));
+        break;
+      case 'user':
+        push('user', toAnthropicContent(message.content));
+        break;
+      case 'assistant':
+        push('assistant', assistantBlocks(message, sendThinking));
+        break;
+      case 'tool':
+        push('user', [toolResult(message)]);
+        break;
+      default:
+        message.role satisfies never;
+    }
+  }
+  return {
+    system,
+    messages: turns.map(({ role, content }) => {
+      const only = content.length === 1 ? content[0] : undefined;
+      return { role, content: only?.type === 'text' ? only.text : content };
+    }),
+  };
+}

@@ -1,0 +1,81 @@
+import { defer } from 'rxjs';
+import { type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
+import { decodeSSE } from '../../operators/index.ts';
+import {
+  createChatModel,
+  env,
+  type ProviderOptions,
+  providerStream,
+  splitProviderOptions,
+  trimSlash,
+} from '../shared/index.ts';
+import { createGeminiMapper } from './create-gemini-mapper.ts';
+import { geminiCapabilities } from './gemini-capabilities.ts';
+import { parseGeminiErrorBody } from './gemini-stream-error.ts';
+import { type GeminiThinking, toGeminiRequest } from './to-gemini-request.ts';
+
+/** Options of {@link gemini}. */
+export interface GeminiOptions extends ProviderOptions {
+  /** Thinking for every request (`thinkingConfig`); a request overrides it with `providerOptions.thinking`. */
+  thinking?: GeminiThinking | false;
+}
+
+const PROVIDER = 'gemini';
+
+/** The Gemini API's public endpoint. */
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+
+/**
+ * A Gemini model over the Gemini API (`POST {baseURL}/models/{model}:streamGenerateContent?alt=sse`).
+ *
+ * The key defaults to `GOOGLE_GENERATIVE_AI_API_KEY`, then `GEMINI_API_KEY` (sent as
+ * `x-goog-api-key`; no header when there is none). A `models/` prefix of the id is accepted; an id
+ * with another prefix (`tunedModels/…`) is used as the path. Function calls arrive whole: each
+ * becomes one `tool-call-delta` with its full arguments (ids: Gemini's, else `call_1`, `call_2`…),
+ * so `tool-calls-ready` looks as it does for every provider. Gemini's call ids and thought
+ * signatures are kept in the assistant message's `metadata.gemini` and sent back. Usage:
+ * `outputTokens` includes thought tokens (`candidatesTokenCount + thoughtsTokenCount`), which are
+ * also `reasoningTokens`; `inputTokens` (`promptTokenCount`) includes `cachedInputTokens`.
+ * @param modelId e.g. `gemini-2.5-flash`
+ * @example
+ * const model = gemini('gemini-2.5-flash', { thinking: { includeThoughts: true } });
+ * const reply = await model.complete({ messages: 'Why is the sky blue?' });
+ */
+export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel {
+  const baseURL = trimSlash(options.baseURL ?? GEMINI_BASE_URL);
+  const path = modelId.includes('/') ? modelId : `models/${modelId}`;
+  const url = `${baseURL}/${path}:streamGenerateContent?alt=sse`;
+  const apiKey = options.apiKey ?? env('GOOGLE_GENERATIVE_AI_API_KEY') ?? env('GEMINI_API_KEY');
+  const headers: Record<string, string> = {
+    ...(apiKey === undefined ? {} : { 'x-goog-api-key': apiKey }),
+    ...options.headers,
+  };
+  const price = options.price ?? priceOf(modelId);
+  const decode = decodeSSE();
+
+  const stream = (request: ChatRequest) =>
+    defer(() => {
+      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+      const body = toGeminiRequest(request, { thinking: options.thinking, wire });
+      return providerStream({
+        provider: PROVIDER,
+        model: modelId,
+        price,
+        http: () => ({
+          provider: PROVIDER,
+          url,
+          body,
+          headers,
+          parseErrorBody: parseGeminiErrorBody,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        }),
+        decode,
+        createMapper: createGeminiMapper,
+        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas,
+        timeoutMs: options.timeoutMs,
+        retry: options.retry,
+      });
+    });
+
+  return createChatModel({ provider: PROVIDER, modelId, capabilities: geminiCapabilities(modelId), stream });
+}
