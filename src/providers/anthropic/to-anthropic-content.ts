@@ -1,38 +1,16 @@
 import { type ContentPart, RxAgentError } from '../../core/index.ts';
+import { inlineMedia } from '../shared/index.ts';
 import type { AnthropicContentBlock, AnthropicSource } from './anthropic-wire.ts';
 
-/** The media type of base64 image data, from its first bytes; PNG when unrecognised. */
-function sniffImageType(data: string): string {
-  if (data.startsWith('/9j/')) return 'image/jpeg';
-  if (data.startsWith('R0lGOD')) return 'image/gif';
-  if (data.startsWith('UklGR')) return 'image/webp';
-  return 'image/png';
-}
-
-/** `data:<type>;base64,<data>` split into its parts, or `undefined` for any other URL. */
-function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(url);
-  if (!match) return undefined;
-  const data = match[2] as string;
-  return { mediaType: match[1] ?? sniffImageType(data), data };
-}
-
 function imageSource(part: Extract<ContentPart, { type: 'image' }>): AnthropicSource {
-  if (part.data !== undefined) {
-    const inline = parseDataUrl(part.data);
-    const data = inline?.data ?? part.data;
-    return { type: 'base64', media_type: part.mediaType ?? inline?.mediaType ?? sniffImageType(data), data };
-  }
-  if (part.url !== undefined) {
-    const inline = parseDataUrl(part.url);
-    if (inline) return { type: 'base64', media_type: part.mediaType ?? inline.mediaType, data: inline.data };
-    return { type: 'url', url: part.url };
-  }
+  const inline = inlineMedia(part);
+  if (inline) return { type: 'base64', media_type: inline.mediaType, data: inline.data };
+  if (part.url !== undefined) return { type: 'url', url: part.url };
   throw new RxAgentError('anthropic: an image part needs a url or data', 'unsupported_content');
 }
 
 function documentBlock(part: Extract<ContentPart, { type: 'file' }>): AnthropicContentBlock {
-  const data = parseDataUrl(part.data)?.data ?? part.data;
+  const data = inlineMedia(part)?.data ?? part.data;
   const title = part.filename === undefined ? {} : { title: part.filename };
   if (part.mediaType === 'application/pdf') {
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data }, ...title };

@@ -1,4 +1,5 @@
 import { type ContentPart, type Message, RxAgentError, type ToolCall } from '../../core/index.ts';
+import { inlineMedia } from '../shared/index.ts';
 
 /** A Converse content block, as sent. */
 export type BedrockContentBlock = Record<string, unknown>;
@@ -144,10 +145,12 @@ function bytesOf(
   url: string | undefined,
   mediaType = '',
 ): { bytes: string; mediaType: string } {
-  const source = data ?? url ?? '';
-  const match = /^data:([^;,]*)(?:;[^,]*)?,/.exec(source);
-  if (match) return { bytes: source.slice(match[0].length), mediaType: mediaType || (match[1] ?? '') };
-  if (data !== undefined) return { bytes: data, mediaType };
+  const inline = inlineMedia({
+    ...(data === undefined ? {} : { data }),
+    ...(url === undefined ? {} : { url }),
+    mediaType,
+  });
+  if (inline) return { bytes: inline.data, mediaType: inline.mediaType };
   throw unsupported('images by remote URL (send the bytes as `data`)');
 }
 

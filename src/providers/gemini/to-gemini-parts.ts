@@ -1,13 +1,6 @@
 import { type ContentPart, RxAgentError } from '../../core/index.ts';
+import { inlineMedia } from '../shared/index.ts';
 import type { GeminiPart } from './gemini-wire.ts';
-
-/** The media type of base64 image data, from its first bytes; PNG when unrecognised. */
-function sniffImageType(data: string): string {
-  if (data.startsWith('/9j/')) return 'image/jpeg';
-  if (data.startsWith('R0lGOD')) return 'image/gif';
-  if (data.startsWith('UklGR')) return 'image/webp';
-  return 'image/png';
-}
 
 const TYPE_BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
   png: 'image/png',
@@ -26,22 +19,12 @@ function typeOfUrl(url: string): string {
   return (extension === undefined ? undefined : TYPE_BY_EXTENSION[extension]) ?? 'image/jpeg';
 }
 
-/** `data:<type>;base64,<data>` split into its parts, or `undefined` for any other URL. */
-function parseDataUrl(url: string): { mimeType: string | undefined; data: string } | undefined {
-  const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(url);
-  return match ? { mimeType: match[1], data: match[2] as string } : undefined;
-}
-
 function imagePart(part: Extract<ContentPart, { type: 'image' }>): GeminiPart {
-  const source = part.data ?? part.url;
-  if (source === undefined)
+  const inline = inlineMedia(part);
+  if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
+  if (part.url === undefined)
     throw new RxAgentError('gemini: an image part needs a url or data', 'unsupported_content');
-  const inline = parseDataUrl(source);
-  if (inline !== undefined || part.data !== undefined) {
-    const data = inline?.data ?? source;
-    return { inlineData: { mimeType: part.mediaType ?? inline?.mimeType ?? sniffImageType(data), data } };
-  }
-  return { fileData: { mimeType: part.mediaType ?? typeOfUrl(source), fileUri: source } };
+  return { fileData: { mimeType: part.mediaType ?? typeOfUrl(part.url), fileUri: part.url } };
 }
 
 /**
@@ -63,7 +46,7 @@ export function toGeminiParts(content: string | readonly ContentPart[]): GeminiP
         break;
       case 'file':
         parts.push({
-          inlineData: { mimeType: part.mediaType, data: parseDataUrl(part.data)?.data ?? part.data },
+          inlineData: { mimeType: part.mediaType, data: inlineMedia(part)?.data ?? part.data },
         });
         break;
       default:

@@ -6,6 +6,7 @@ import {
   type ToolSpec,
   textOf,
 } from '../../core/index.ts';
+import { inlineMedia } from '../shared/index.ts';
 
 /** One message of Ollama's `/api/chat` body. */
 export interface OllamaMessage {
@@ -149,9 +150,8 @@ function imagesOf(content: string | readonly ContentPart[]): string[] {
 
 /** The base64 bytes of an image part: its `data`, or a `data:` URL; Ollama cannot fetch URLs. */
 function imageBase64(part: { url?: string; data?: string }): string {
-  const source = part.data ?? part.url ?? '';
-  if (source.startsWith('data:')) return source.slice(source.indexOf(',') + 1);
-  if (part.data !== undefined) return part.data;
+  const inline = inlineMedia(part);
+  if (inline) return inline.data;
   throw new RxAgentError(
     'ollama: images must be sent as bytes (`data` or a data: URL), not as a remote URL',
     'unsupported_content',
