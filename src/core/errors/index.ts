@@ -1,5 +1,10 @@
 export { ApiError, type ApiErrorData } from './api-error.ts';
+export { AuditLogError } from './audit-log-error.ts';
+export { DuplicateToolError } from './duplicate-tool-error.ts';
+export { ForbiddenToolArgumentError } from './forbidden-tool-argument-error.ts';
 export { IncompleteStreamError } from './incomplete-stream-error.ts';
+export { InvalidToolNameError } from './invalid-tool-name-error.ts';
+export { InvalidToolSchemaError } from './invalid-tool-schema-error.ts';
 export { isRetryableError } from './is-retryable-error.ts';
 export { MaxStepsError } from './max-steps-error.ts';
 export { NetworkError } from './network-error.ts';
@@ -10,3 +15,4 @@ export { StreamParseError } from './stream-parse-error.ts';
 export { TimeoutError } from './timeout-error.ts';
 export { ToolCallParseError } from './tool-call-parse-error.ts';
 export { ToolError } from './tool-error.ts';
+export { ToolExecutionError } from './tool-execution-error.ts';

@@ -1,0 +1,100 @@
+import type { FileHandle } from 'node:fs/promises';
+import { AuditLogError } from '../../core/index.ts';
+import { lineHash } from './audit-hash.ts';
+import { entryLine } from './audit-log-entry.ts';
+import { type AuditLogHead, openAuditLog } from './open-audit-log.ts';
+import type { ToolInvocationRecord } from './tool-invocation-store.ts';
+
+interface Pending {
+  record: ToolInvocationRecord;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The one writer of an audit-log file in this process. Appends are queued and written in order by a
+ * single loop, so lines never interleave and each `prev` is the hash of the line really before it.
+ * Whatever is queued while a write is in flight goes out in the next write with one `fsync`
+ * (group commit); every `append` resolves only after the `fsync` that covers its line.
+ */
+export class AuditLogWriter {
+  readonly path: string;
+  /** Stores sharing this writer; the file is closed when the last one closes. */
+  users = 0;
+  #pending: Pending[] = [];
+  #file: { handle: FileHandle; head: AuditLogHead } | undefined;
+  #draining: Promise<void> | undefined;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  append(record: ToolInvocationRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ record, resolve, reject });
+      this.#draining ??= this.#drain().finally(() => {
+        this.#draining = undefined;
+      });
+    });
+  }
+
+  /** Resolves once everything queued so far is written. */
+  async idle(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
+  /** Writes what is queued, then closes the file. */
+  async close(): Promise<void> {
+    await this.idle();
+    const file = this.#file;
+    this.#file = undefined;
+    await file?.handle.close();
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0);
+      try {
+        this.#file ??= await openAuditLog(this.path);
+        await this.#write(this.#file, batch);
+      } catch (error) {
+        // The file may end in a partial line: reopen (which cuts it off) on the next append.
+        const file = this.#file;
+        this.#file = undefined;
+        await file?.handle.close().catch(() => undefined);
+        const failure = AuditLogError.is(error)
+          ? error
+          : new AuditLogError(`Could not write audit log ${this.path}`, { path: this.path, cause: error });
+        for (const p of batch) p.reject(failure);
+      }
+    }
+  }
+
+  async #write(file: { handle: FileHandle; head: AuditLogHead }, batch: Pending[]): Promise<void> {
+    let { seq, lastHash } = file.head;
+    let text = '';
+    const written: Pending[] = [];
+    for (const p of batch) {
+      let line: string;
+      try {
+        line = entryLine(seq + 1, lastHash, p.record);
+      } catch (error) {
+        p.reject(
+          new AuditLogError('The audit record is not JSON-serialisable', { path: this.path, cause: error }),
+        );
+        continue;
+      }
+      seq += 1;
+      lastHash = lineHash(line);
+      text += `${line}\n`;
+      written.push(p);
+    }
+    batch.length = 0;
+    batch.push(...written);
+    if (text === '') return;
+    await file.handle.appendFile(text);
+    await file.handle.sync();
+    file.head = { seq, lastHash };
+    for (const p of written) p.resolve();
+  }
+}

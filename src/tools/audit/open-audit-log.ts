@@ -1,0 +1,87 @@
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { AuditLogError } from '../../core/index.ts';
+import { GENESIS_HASH, lineHash } from './audit-hash.ts';
+
+/** Where an audit log's chain stands: the last entry's number and the hash of its line. */
+export interface AuditLogHead {
+  seq: number;
+  lastHash: string;
+}
+
+const CHUNK = 64 * 1024;
+const NEWLINE = 0x0a;
+
+/** Reads the end of the file back to the second-to-last newline (or the start of the file). */
+async function readTail(handle: FileHandle, size: number): Promise<{ bytes: Buffer; start: number }> {
+  let start = size;
+  let bytes = Buffer.alloc(0);
+  let newlines = 0;
+  while (start > 0 && newlines < 2) {
+    const length = Math.min(CHUNK, start);
+    const chunk = Buffer.alloc(length);
+    await handle.read(chunk, 0, length, start - length);
+    start -= length;
+    for (const byte of chunk) if (byte === NEWLINE) newlines++;
+    bytes = Buffer.concat([chunk, bytes]);
+  }
+  return { bytes, start };
+}
+
+/**
+ * Finds the head of the chain. A last line without its newline is a write that a crash cut off
+ * (its `append` never resolved): it is cut from the file, so appends continue after the last complete
+ * entry. A complete last line that is not an entry is corruption: `AuditLogError`.
+ */
+async function recoverHead(handle: FileHandle, path: string): Promise<AuditLogHead> {
+  const { size } = await handle.stat();
+  if (size === 0) return { seq: 0, lastHash: GENESIS_HASH };
+  const { bytes, start } = await readTail(handle, size);
+  let end = bytes.length;
+  if (bytes[end - 1] !== NEWLINE) {
+    end = bytes.lastIndexOf(NEWLINE) + 1;
+    await handle.truncate(start + end);
+    await handle.sync();
+    if (start + end === 0) return { seq: 0, lastHash: GENESIS_HASH };
+  }
+  // (Buffer#lastIndexOf counts a negative offset from the end: guard the one-byte file.)
+  const lineStart = end >= 2 ? bytes.lastIndexOf(NEWLINE, end - 2) + 1 : 0;
+  const line = bytes.subarray(lineStart, end - 1);
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line.toString('utf8'));
+  } catch (error) {
+    throw new AuditLogError(`The last entry of audit log ${path} is corrupt`, { path, cause: error });
+  }
+  const seq: unknown = typeof entry === 'object' && entry !== null ? Reflect.get(entry, 'seq') : undefined;
+  if (!Number.isSafeInteger(seq) || typeof Reflect.get(entry as object, 'prev') !== 'string') {
+    throw new AuditLogError(`The last entry of audit log ${path} has no seq/prev`, { path });
+  }
+  return { seq: seq as number, lastHash: lineHash(line) };
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms (Windows) cannot fsync a directory; the file's own fsync still holds.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Opens (creating if needed, with its directory) an audit log for appending and finds its head. */
+export async function openAuditLog(path: string): Promise<{ handle: FileHandle; head: AuditLogHead }> {
+  await mkdir(dirname(path), { recursive: true });
+  const handle = await open(path, 'a+');
+  try {
+    const head = await recoverHead(handle, path);
+    if (head.seq === 0) await syncDirectory(dirname(path));
+    return { handle, head };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

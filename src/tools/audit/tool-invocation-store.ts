@@ -1,0 +1,56 @@
+import type { ToolOutcomeStatus } from '../tool-outcome.ts';
+
+/** One audited tool call. */
+export interface ToolInvocationRecord {
+  /** When the call arrived (ISO 8601). */
+  time: string;
+  toolCallId: string;
+  /** The tool's name (as the model sent it, for `not_found`). */
+  tool: string;
+  /** `actor.id` of the caller, when there was an actor. */
+  actorId?: string;
+  status: ToolOutcomeStatus;
+  durationMs: number;
+  /**
+   * What the tool's `persist` returned for a successful call; without `persist`, `{ arguments, result }`
+   * as they were (a result over `maxResultBytes` as its capped text). Failed calls keep
+   * `{ arguments }` when the arguments were valid and the tool has no `persist`.
+   */
+  data?: unknown;
+  /** Why the call failed (the message the application sees). */
+  error?: string;
+}
+
+/** Which records `list` returns. */
+export interface AuditQuery {
+  tool?: string;
+  actorId?: string;
+  /** Only the most recent `limit` records. */
+  limit?: number;
+}
+
+/**
+ * Where a `ToolRegistry` writes its audit trail: `memoryAuditStore()`, `fileAuditStore({ path })`, or
+ * a distributed store. `append` resolves only once the record is durable; the registry returns no
+ * outcome before that.
+ */
+export interface ToolInvocationStore {
+  append(record: ToolInvocationRecord): Promise<void>;
+  /** Records in the order they were appended. */
+  list(query?: AuditQuery): Promise<ToolInvocationRecord[]>;
+  /** Releases files or connections. */
+  close?(): Promise<void>;
+}
+
+/** Applies an `AuditQuery` to records in append order. */
+export function filterRecords<R extends ToolInvocationRecord>(
+  records: readonly R[],
+  query: AuditQuery = {},
+): R[] {
+  const matching = records.filter(
+    (r) =>
+      (query.tool === undefined || r.tool === query.tool) &&
+      (query.actorId === undefined || r.actorId === query.actorId),
+  );
+  return query.limit === undefined ? matching : matching.slice(Math.max(0, matching.length - query.limit));
+}

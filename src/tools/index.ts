@@ -1,0 +1,32 @@
+export type { AuditLogEntry } from './audit/audit-log-entry.ts';
+export { type FileAuditStoreOptions, fileAuditStore } from './audit/file-audit-store.ts';
+export { memoryAuditStore } from './audit/memory-audit-store.ts';
+export type { AuditQuery, ToolInvocationRecord, ToolInvocationStore } from './audit/tool-invocation-store.ts';
+export { type AuditLogVerification, verifyAuditLog } from './audit/verify-audit-log.ts';
+export { defineTool } from './define-tool.ts';
+export { canonicalArgumentName, IDENTITY_ARGUMENT_NAMES } from './identity-names.ts';
+export type { InvokeOptions } from './invoke-options.ts';
+export type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
+export type {
+  InferSchemaOutput,
+  StandardJSONSchemaV1Converter,
+  StandardSchemaV1,
+  StandardSchemaV1Issue,
+  StandardSchemaV1Options,
+  StandardSchemaV1PathSegment,
+  StandardSchemaV1Props,
+  StandardSchemaV1Result,
+} from './standard-schema.ts';
+export type {
+  AnyTool,
+  Tool,
+  ToolContext,
+  ToolDefinition,
+  ToolExecuteResult,
+  ToolInvocation,
+} from './tool.ts';
+export type { ToolInvocationEvent } from './tool-invocation-event.ts';
+export type { ToolIssue } from './tool-issue.ts';
+export { MAX_TOOL_NAME_LENGTH, type ToolOrigin } from './tool-name.ts';
+export type { ToolOutcome, ToolOutcomeError, ToolOutcomeStatus } from './tool-outcome.ts';
+export { type InvokeAllOptions, ToolRegistry, type ToolRegistryOptions } from './tool-registry.ts';

@@ -1,0 +1,57 @@
+import { toJSONSchema } from 'zod';
+import { InvalidToolSchemaError } from '../core/index.ts';
+import { isRecord, type JsonSchemaObject } from './json-schema.ts';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.ts';
+
+/** The JSON Schema of a tool's input and the Standard Schema validator behind it, if any. */
+export interface DerivedInputSchema {
+  schema: JsonSchemaObject;
+  validator: StandardSchemaV1 | undefined;
+}
+
+function fromValidator(toolName: string, input: StandardSchemaV1): JsonSchemaObject {
+  const props = input['~standard'];
+  if (props.vendor === 'zod' && isRecord(Reflect.get(input, '_zod'))) {
+    return toJSONSchema(input as unknown as Parameters<typeof toJSONSchema>[0], { io: 'input' });
+  }
+  if (props.jsonSchema) return props.jsonSchema.input({ target: 'draft-2020-12' });
+  throw new InvalidToolSchemaError(
+    toolName,
+    `the ${props.vendor} validator offers no JSON Schema (Standard JSON Schema); pass inputJsonSchema`,
+  );
+}
+
+/**
+ * The JSON Schema to send to models for a tool's `input`: zod 4 through `z.toJSONSchema(schema,
+ * { io: 'input' })`, other validators through Standard JSON Schema (`~standard.jsonSchema.input`),
+ * else `inputJsonSchema`; a JSON Schema object is used as it is. The result is a private JSON copy.
+ */
+export function deriveInputSchema(
+  toolName: string,
+  input: unknown,
+  inputJsonSchema?: JsonSchemaObject,
+): DerivedInputSchema {
+  let schema: unknown;
+  let validator: StandardSchemaV1 | undefined;
+  try {
+    if (isStandardSchema(input)) {
+      validator = input;
+      schema = inputJsonSchema ?? fromValidator(toolName, input);
+    } else {
+      schema = input;
+    }
+    // A JSON round trip gives a private copy and refuses cycles and non-JSON values early.
+    schema = JSON.parse(JSON.stringify(schema));
+  } catch (error) {
+    if (InvalidToolSchemaError.is(error)) throw error;
+    throw new InvalidToolSchemaError(toolName, `no JSON Schema could be made (${String(error)})`, {
+      cause: error,
+    });
+  }
+  if (!isRecord(schema))
+    throw new InvalidToolSchemaError(toolName, 'input must be a validator or a JSON Schema object');
+  if (schema.type !== 'object') {
+    throw new InvalidToolSchemaError(toolName, 'the input schema must describe an object (type: "object")');
+  }
+  return { schema, validator };
+}

@@ -1,0 +1,37 @@
+import type { ToolIssue } from './tool-issue.ts';
+
+/** How a tool call ended. */
+export type ToolOutcomeStatus =
+  | 'ok'
+  | 'not_found'
+  | 'invalid_arguments'
+  | 'permission_denied'
+  | 'rate_limited'
+  | 'timeout'
+  | 'error';
+
+/** Why a call did not succeed, for the application (the model sees `content`). */
+export interface ToolOutcomeError {
+  message: string;
+  /** For `invalid_arguments`: each problem, with its JSON-pointer path. */
+  issues?: ToolIssue[];
+  /** For `rate_limited`: when to try again. */
+  retryAfterMs?: number;
+  /** What `execute`, `authorize` or the content filter threw, for logs; never shown to the model. */
+  cause?: unknown;
+}
+
+/** The result of `ToolRegistry.invoke`: never a throw for a bad call, always this. */
+export interface ToolOutcome {
+  status: ToolOutcomeStatus;
+  toolCallId: string;
+  name: string;
+  /** The value `execute` produced (uncapped), when `status` is `ok`. */
+  result?: unknown;
+  error?: ToolOutcomeError;
+  /** The text the model sees for this outcome: the result (capped, filtered) or a short JSON reason. */
+  content: string;
+  /** Whether `content` was cut at `maxResultBytes`. */
+  truncated?: boolean;
+  durationMs: number;
+}

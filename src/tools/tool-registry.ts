@@ -1,0 +1,177 @@
+import { Observable } from 'rxjs';
+import {
+  DuplicateToolError,
+  ForbiddenToolArgumentError,
+  type ToolCall,
+  type ToolSpec,
+} from '../core/index.ts';
+import type { SecurityPolicy } from '../security/index.ts';
+import { type AnyAjv, createAjv } from './ajv-instance.ts';
+import { compileArgumentsValidator } from './arguments-validator.ts';
+import type { ToolInvocationStore } from './audit/tool-invocation-store.ts';
+import { findIdentityArgument } from './identity-names.ts';
+import type { InvokeOptions } from './invoke-options.ts';
+import { invokeTool } from './invoke-tool.ts';
+import type { JsonSchemaDialect } from './json-schema.ts';
+import type { InvokeEnvironment, RegisteredTool } from './registered-tool.ts';
+import { runWithConcurrency } from './run-with-concurrency.ts';
+import type { AnyTool } from './tool.ts';
+import type { ToolInvocationEvent } from './tool-invocation-event.ts';
+import { assertToolName } from './tool-name.ts';
+import type { ToolOutcome } from './tool-outcome.ts';
+
+/** Options of `ToolRegistry`; every limit can be raised or lowered. */
+export interface ToolRegistryOptions {
+  /** Longest string argument (and key), in UTF-8 bytes; a tool's own `maxArgBytes` wins. @default 10_240 */
+  maxArgBytes?: number;
+  /** Deepest nesting of the arguments (the arguments object is level 1). @default 16 */
+  maxArgDepth?: number;
+  /** Largest arguments, in UTF-8 bytes of JSON. @default 102_400 */
+  maxTotalArgBytes?: number;
+  /** Longest text the model sees for a result; longer is cut, with a marker. @default 102_400 */
+  maxResultBytes?: number;
+  /** Time a tool may run; a tool's own `timeoutMs` wins; `Infinity` for none. @default 60_000 */
+  timeoutMs?: number;
+  policy?: SecurityPolicy;
+  /** Where every invocation is recorded before its outcome is returned. */
+  audit?: ToolInvocationStore;
+  /** More identity-shaped argument names to refuse, beside `IDENTITY_ARGUMENT_NAMES`. */
+  forbiddenArgumentNames?: readonly string[];
+  /** JSON Schema `format`s to assert (e.g. from ajv-formats); other formats are annotations. */
+  formats?: Readonly<Record<string, RegExp | ((value: string) => boolean)>>;
+}
+
+/** Options of `ToolRegistry.invokeAll`. */
+export interface InvokeAllOptions extends Omit<InvokeOptions, 'onProgress'> {
+  /** Calls running at once. @default 8 */
+  concurrency?: number;
+}
+
+/**
+ * The tools an agent may call, and the one way to call them: `invoke` validates strictly, applies
+ * the security policy and `authorize`, runs `execute` with a timeout, audits, and returns a
+ * `ToolOutcome` (never throws for a bad call).
+ * @example
+ * const tools = new ToolRegistry({ policy, audit: fileAuditStore({ path: 'audit.jsonl' }) });
+ * tools.register(getWeather);
+ * const outcome = await tools.invoke(toolCall, { actor, signal });
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #ajv = new Map<JsonSchemaDialect, AnyAjv>();
+  readonly #options: ToolRegistryOptions;
+  readonly #env: InvokeEnvironment;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.#options = options;
+    this.#env = {
+      resolve: (name) => this.#tools.get(name),
+      policy: options.policy,
+      audit: options.audit,
+      maxResultBytes: options.maxResultBytes ?? 102_400,
+      timeoutMs: options.timeoutMs ?? 60_000,
+    };
+  }
+
+  /**
+   * Adds a tool, compiling its argument check once. Throws `DuplicateToolError` (unless `replace`),
+   * `InvalidToolNameError`, `ForbiddenToolArgumentError` or `InvalidToolSchemaError`.
+   */
+  register(tool: AnyTool, options: { replace?: boolean } = {}): this {
+    assertToolName(tool.name, tool.origin);
+    const previous = this.#tools.get(tool.name);
+    if (previous && !options.replace) throw new DuplicateToolError(tool.name);
+    const identity = findIdentityArgument(tool.parameters, this.#options.forbiddenArgumentNames);
+    if (identity) throw new ForbiddenToolArgumentError(tool.name, identity.name, identity.pointer);
+    const validator = compileArgumentsValidator(tool, this.#ajvFor(tool.dialect), {
+      maxArgBytes: tool.maxArgBytes ?? this.#options.maxArgBytes ?? 10_240,
+      maxDepth: this.#options.maxArgDepth ?? 16,
+      maxTotalBytes: this.#options.maxTotalArgBytes ?? 102_400,
+    });
+    if (previous && previous.tool.parameters !== tool.parameters) previous.validator.release();
+    this.#tools.set(tool.name, { tool, validator });
+    return this;
+  }
+
+  /** Removes a tool; returns whether it was there. */
+  unregister(name: string): boolean {
+    const entry = this.#tools.get(name);
+    entry?.validator.release();
+    return this.#tools.delete(name);
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.#tools.get(name)?.tool;
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  /** Registered tool names, in registration order. */
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /**
+   * The tools to offer in a `ChatRequest`: those the policy allows, narrowed to `allowed` when given.
+   * @param allowed tool names to offer (others are left out)
+   */
+  definitions(allowed?: readonly string[]): ToolSpec[] {
+    const only = allowed ? new Set(allowed) : undefined;
+    const specs: ToolSpec[] = [];
+    for (const { tool } of this.#tools.values()) {
+      if (only && !only.has(tool.name)) continue;
+      if (this.#env.policy && !this.#env.policy.isAllowed(tool.name)) continue;
+      specs.push({ name: tool.name, description: tool.description, parameters: tool.parameters });
+    }
+    return specs;
+  }
+
+  /** Runs one tool call and resolves with its outcome; rejects only if the audit trail fails. */
+  invoke(call: ToolCall, options: InvokeOptions = {}): Promise<ToolOutcome> {
+    return invokeTool(this.#env, call, options);
+  }
+
+  /**
+   * `invoke` as a cold Observable: `progress` events (values of an Observable `execute` but the last),
+   * then one `outcome`. Unsubscribing cancels the call (its signal is aborted).
+   */
+  invoke$(call: ToolCall, options: Omit<InvokeOptions, 'onProgress'> = {}): Observable<ToolInvocationEvent> {
+    return new Observable<ToolInvocationEvent>((subscriber) => {
+      const controller = new AbortController();
+      const outer = options.signal;
+      const forward = () => controller.abort(outer?.reason);
+      if (outer?.aborted) forward();
+      else outer?.addEventListener('abort', forward, { once: true });
+      const onProgress = (value: unknown) =>
+        subscriber.next({ type: 'progress', toolCallId: call.id, name: call.name, value });
+      invokeTool(this.#env, call, { ...options, signal: controller.signal, onProgress }).then(
+        (outcome) => {
+          subscriber.next({ type: 'outcome', outcome });
+          subscriber.complete();
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+      return () => {
+        outer?.removeEventListener('abort', forward);
+        controller.abort();
+      };
+    });
+  }
+
+  /** Runs calls in parallel (at most `concurrency` at once); outcomes come in the order of `calls`. */
+  invokeAll(calls: readonly ToolCall[], options: InvokeAllOptions = {}): Promise<ToolOutcome[]> {
+    const { concurrency = 8, ...invokeOptions } = options;
+    return runWithConcurrency(calls, concurrency, (call) => invokeTool(this.#env, call, invokeOptions));
+  }
+
+  #ajvFor(dialect: JsonSchemaDialect): AnyAjv {
+    let ajv = this.#ajv.get(dialect);
+    if (!ajv) {
+      ajv = createAjv(dialect, this.#options.formats ?? {});
+      this.#ajv.set(dialect, ajv);
+    }
+    return ajv;
+  }
+}

@@ -1,0 +1,69 @@
+import type { Observable } from 'rxjs';
+import type { Actor } from '../security/index.ts';
+import type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
+import type { StandardSchemaV1 } from './standard-schema.ts';
+import type { ToolOrigin } from './tool-name.ts';
+
+/** What `execute` receives besides the arguments. */
+export interface ToolContext {
+  /** Aborted when the call times out or the caller cancels it. */
+  readonly signal: AbortSignal;
+  /** Who asked for the call (from the caller, never from the model). */
+  readonly actor: Actor | undefined;
+  readonly toolCallId: string;
+}
+
+/** One call of a tool, as `authorize` and `persist` see it. */
+export interface ToolInvocation<Args = Record<string, unknown>> {
+  readonly toolCallId: string;
+  readonly name: string;
+  /** The validated arguments. */
+  readonly arguments: Args;
+  readonly actor: Actor | undefined;
+}
+
+/** What `execute` may return: a value, a Promise, or an Observable whose last value is the result. */
+export type ToolExecuteResult<Result> = Result | PromiseLike<Result> | Observable<Result>;
+
+/** Hooks and limits shared by a tool's definition and the tool itself. */
+interface ToolBehaviour<Args, Result> {
+  /** Runs the tool. Earlier values of a returned Observable are progress; the last one is the result. */
+  execute(args: Args, context: ToolContext): ToolExecuteResult<Result>;
+  /** Whether `actor` may make this call; refusing gives `permission_denied`. @default allows */
+  authorize?(actor: Actor | undefined, invocation: ToolInvocation<Args>): boolean | PromiseLike<boolean>;
+  /** What the audit trail keeps of a successful call (redact here); `null` writes no entry. */
+  persist?(invocation: ToolInvocation<Args>, result: Result): unknown;
+  /** Aborts `execute` after this long. @default the registry's `timeoutMs` */
+  timeoutMs?: number;
+  /** Longest string argument, in UTF-8 bytes. @default the registry's `maxArgBytes` */
+  maxArgBytes?: number;
+}
+
+/** What `defineTool` takes. */
+export interface ToolDefinition<Input, Args, Result> extends ToolBehaviour<Args, Result> {
+  /** `^[a-z][a-z0-9_]*$` for local tools, at most 64 characters. */
+  name: string;
+  /** Sent to the model verbatim. */
+  description: string;
+  /** A Standard Schema validator (zod, valibot, arktype) or a JSON Schema object (draft-07 or 2020-12). */
+  input: Input;
+  /** JSON Schema for a Standard Schema validator that cannot describe itself (no Standard JSON Schema). */
+  inputJsonSchema?: JsonSchemaObject;
+  /** @default 'local' */
+  origin?: ToolOrigin;
+}
+
+/** A tool, ready to register in a `ToolRegistry`. Create it with `defineTool`. */
+export interface Tool<Args = Record<string, unknown>, Result = unknown> extends ToolBehaviour<Args, Result> {
+  readonly name: string;
+  readonly description: string;
+  readonly origin: ToolOrigin;
+  /** The strict JSON Schema sent to models and validated against (frozen). */
+  readonly parameters: Readonly<JsonSchemaObject>;
+  readonly dialect: JsonSchemaDialect;
+  /** The Standard Schema validator run after the JSON Schema check, when the input was one. */
+  readonly validator: StandardSchemaV1 | undefined;
+}
+
+/** Any tool, whatever its arguments and result. */
+export type AnyTool = Tool<never, unknown>;
