@@ -3,7 +3,7 @@ import type { PolicyDecision } from '../security/index.ts';
 import type { ArgumentsValidation } from './arguments-validator.ts';
 import type { InvokeOptions } from './invoke-options.ts';
 import type { InvokeEnvironment, RegisteredTool, SettledCall } from './registered-tool.ts';
-import { resultContent } from './result-content.ts';
+import { resultText } from './result-content.ts';
 import { runExecute } from './run-execute.ts';
 import { executionFailureMessage, settleOutcome } from './settle-outcome.ts';
 import type { ToolInvocation } from './tool.ts';
@@ -103,7 +103,7 @@ async function run(env: InvokeEnvironment, call: ToolCall, options: InvokeOption
           ...base,
           status: 'ok',
           result: outcome.value,
-          content: resultContent(outcome.value, env.maxResultBytes),
+          text: resultText(outcome.value),
         };
       } catch (cause) {
         return {
@@ -137,7 +137,7 @@ async function run(env: InvokeEnvironment, call: ToolCall, options: InvokeOption
 
 /**
  * One tool call, in order: resolve → strict validation → security policy → `authorize` → `execute`
- * (timeout, cancel) → result cap → content filter → audit → outcome. Resolves with an outcome for
+ * (timeout, cancel) → content filter → result cap → audit → outcome. Resolves with an outcome for
  * every bad call; rejects only when the audit trail cannot be written.
  */
 export async function invokeTool(

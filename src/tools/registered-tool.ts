@@ -2,7 +2,6 @@ import type { ToolCall } from '../core/index.ts';
 import type { SecurityPolicy } from '../security/index.ts';
 import type { ArgumentsValidator } from './arguments-validator.ts';
 import type { ToolInvocationStore } from './audit/tool-invocation-store.ts';
-import type { ResultContent } from './result-content.ts';
 import type { AnyTool, ToolInvocation } from './tool.ts';
 import type { ToolOutcomeError, ToolOutcomeStatus } from './tool-outcome.ts';
 
@@ -29,7 +28,8 @@ export interface SettledCall {
   /** Set once the arguments were valid. */
   invocation?: ToolInvocation;
   result?: unknown;
-  content?: ResultContent;
+  /** The result's text for the model, before the content filter and the cap. */
+  text?: string;
   error?: ToolOutcomeError;
   /** What the model sees instead of `error.message`, when that may hold internals. */
   modelMessage?: string;

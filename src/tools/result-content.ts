@@ -24,12 +24,13 @@ export function capText(text: string, maxBytes: number): ResultContent {
 }
 
 /**
- * The text of a tool result for the model: strings as they are, `undefined` as `{"ok":true}`, anything
- * else as JSON; capped at `maxBytes`. Throws when the result cannot be written as JSON.
+ * The text of a tool result for the model, uncapped: strings as they are, `undefined` as
+ * `{"ok":true}`, anything else as JSON. Throws when the result cannot be written as JSON. Capping
+ * comes after the content filter, so a secret is never cut in half before the filter sees it.
  */
-export function resultContent(result: unknown, maxBytes: number): ResultContent {
+export function resultText(result: unknown): string {
   const text =
     typeof result === 'string' ? result : result === undefined ? '{"ok":true}' : JSON.stringify(result);
   if (typeof text !== 'string') throw new TypeError('The result is not a JSON value');
-  return capText(text, maxBytes);
+  return text;
 }

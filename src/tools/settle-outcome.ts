@@ -7,7 +7,7 @@ import { capText } from './result-content.ts';
 import type { ToolOutcome } from './tool-outcome.ts';
 
 /** What the audit trail keeps of a call: `persist`'s value, the raw call, or nothing (`null`). */
-function auditData(settled: SettledCall): { data?: unknown; error?: string } | null {
+function auditData(settled: SettledCall, maxResultBytes: number): { data?: unknown; error?: string } | null {
   const { tool, invocation, status } = settled;
   if (!tool || !invocation) return {};
   if (tool.persist) {
@@ -21,13 +21,15 @@ function auditData(settled: SettledCall): { data?: unknown; error?: string } | n
   }
   const args = settled.call.arguments;
   if (status !== 'ok') return { data: { arguments: args } };
-  const result = settled.content?.truncated ? settled.content.text : settled.result;
+  // A result too large for the model is kept in the audit as the capped text, not in full.
+  const capped = settled.text === undefined ? undefined : capText(settled.text, maxResultBytes);
+  const result = capped?.truncated ? capped.text : settled.result;
   return { data: { arguments: args, result } };
 }
 
 /**
  * Finishes a call: builds the model's text, runs the policy's content filter (a throwing filter
- * withholds the result: `error`), caps the text again, writes the audit record (a store failure
+ * withholds the result: `error`), then caps the filtered text, writes the audit record (a store failure
  * rejects: no result is used unaudited), and returns the outcome.
  */
 export async function settleOutcome(
@@ -41,7 +43,7 @@ export async function settleOutcome(
   let { status, error } = settled;
   let text =
     status === 'ok'
-      ? (settled.content?.text ?? '')
+      ? (settled.text ?? '')
       : failureContent(status, {
           ...(error ?? { message: status }),
           message: settled.modelMessage ?? error?.message ?? status,
@@ -62,7 +64,7 @@ export async function settleOutcome(
   }
   const capped = capText(text, env.maxResultBytes);
   const durationMs = Math.round((performance.now() - started.at) * 100) / 100;
-  const audit = env.audit ? auditData({ ...settled, status }) : null;
+  const audit = env.audit ? auditData({ ...settled, status }, env.maxResultBytes) : null;
   if (env.audit && audit) {
     const record: ToolInvocationRecord = {
       time: started.time,
@@ -83,7 +85,7 @@ export async function settleOutcome(
     ...(status === 'ok' ? { result: settled.result } : {}),
     ...(error ? { error } : {}),
     content: capped.text,
-    ...(capped.truncated || settled.content?.truncated ? { truncated: true } : {}),
+    ...(capped.truncated ? { truncated: true } : {}),
     durationMs,
   };
 }

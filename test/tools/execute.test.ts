@@ -211,6 +211,22 @@ describe('result caps and content filter', () => {
     expect(outcome.result).toEqual({ key: 'sk-abc123' });
   });
 
+  it('filters before capping, so a secret across the cap boundary is never half shown', async () => {
+    const secret = 'sk-0123456789abcdefghij';
+    const policy = new SecurityPolicy({
+      contentFilter: (text) => text.replaceAll(/sk-\w{20}/g, '[REDACTED]'),
+    });
+    // the secret starts 10 bytes before the cap: capping first would show 'sk-0123' unredacted
+    const registry = registryRunning(() => `${'x'.repeat(150)}${secret}${'y'.repeat(200)}`, {
+      policy,
+      maxResultBytes: 200,
+    });
+    const outcome = await registry.invoke(call());
+    expect(outcome.truncated).toBe(true);
+    expect(outcome.content).not.toContain('sk-');
+    expect(outcome.content).toContain('[REDACTED]');
+  });
+
   it('withholds the result when the content filter throws', async () => {
     const policy = new SecurityPolicy({
       contentFilter: () => {
