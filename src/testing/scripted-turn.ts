@@ -40,8 +40,7 @@ export type ScriptedTurn = ScriptedTurnSpec | readonly (StreamEvent | FinishPart
 
 /** A turn's events, resolved for playing. */
 export type ResolvedTurn =
-  | { kind: 'provider'; events: ProviderEvent[]; error?: unknown }
-  | { kind: 'exact'; events: StreamEvent[] };
+  { kind: 'provider'; events: ProviderEvent[]; error?: unknown } | { kind: 'exact'; events: StreamEvent[] };
 
 const pieces = (value: string | readonly string[] | undefined): readonly string[] =>
   value === undefined ? [] : typeof value === 'string' ? (value === '' ? [] : [value]) : value;

@@ -11,8 +11,7 @@ import type { ToolIssue } from './tool-issue.ts';
 
 /** The outcome of validating a call's arguments. */
 export type ArgumentsValidation =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; issues: ToolIssue[] };
+  { ok: true; value: Record<string, unknown> } | { ok: false; issues: ToolIssue[] };
 
 /** A tool's compiled argument check. */
 export interface ArgumentsValidator {

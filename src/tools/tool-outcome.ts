@@ -2,13 +2,7 @@ import type { ToolIssue } from './tool-issue.ts';
 
 /** How a tool call ended. */
 export type ToolOutcomeStatus =
-  | 'ok'
-  | 'not_found'
-  | 'invalid_arguments'
-  | 'permission_denied'
-  | 'rate_limited'
-  | 'timeout'
-  | 'error';
+  'ok' | 'not_found' | 'invalid_arguments' | 'permission_denied' | 'rate_limited' | 'timeout' | 'error';
 
 /** Why a call did not succeed, for the application (the model sees `content`). */
 export interface ToolOutcomeError {

@@ -1,7 +1,6 @@
 /** A thinking block exactly as the API wants it back: text with its signature, or redacted data. */
 export type AnthropicThinkingBlock =
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string };
+  { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 /**
  * What the provider keeps under `message.metadata.anthropic` of an assistant message: the turn's

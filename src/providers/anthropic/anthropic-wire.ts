@@ -27,10 +27,7 @@ export interface AnthropicMessage {
 
 /** The `tool_choice` field. */
 export type AnthropicToolChoice =
-  | { type: 'auto' }
-  | { type: 'any' }
-  | { type: 'none' }
-  | { type: 'tool'; name: string };
+  { type: 'auto' } | { type: 'any' } | { type: 'none' } | { type: 'tool'; name: string };
 
 /** The body of `POST /v1/messages`. */
 export interface AnthropicRequestBody {

@@ -48,3 +48,27 @@ describe('examples/quickstart.ts', () => {
     expect(code).toBe(130);
   });
 });
+
+describe('examples/tools.ts', () => {
+  it('corrects an invalid call from the outcome, refuses a guest, and verifies the audit chain', async () => {
+    const { code, stdout, stderr } = await runExample('examples/tools.ts');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('step 1: get_weather → invalid_arguments');
+    expect(stdout).toContain('"path":"/city","message":"must be string"');
+    expect(stdout).toContain('step 2: get_weather → ok: {"city":"Oslo","tempC":18,"sky":"clear"}');
+    expect(stdout).toContain('step 3: It is 18 °C and clear in Oslo.');
+    expect(stdout).toContain('guest → permission_denied');
+    expect(stdout).toContain('audit log: 3 entries, chain intact');
+  });
+});
+
+describe('examples/fallback.ts', () => {
+  it('falls back from an unreachable server to the recording and says who answered', async () => {
+    const { code, stdout, stderr } = await runExample('examples/fallback.ts');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('local-llm/llama3.2 unreachable, falling back');
+    expect(stdout).toMatch(/answered by openai\/gpt-4o-mini-2024-07-18: Streaming shows/);
+  });
+});
