@@ -72,3 +72,12 @@ describe('examples/fallback.ts', () => {
     expect(stdout).toMatch(/answered by openai\/gpt-4o-mini-2024-07-18: Streaming shows/);
   });
 });
+
+describe('examples/testing.ts', () => {
+  it('tests code against a scripted model and asserts on the request it sent', async () => {
+    const { code, stdout, stderr } = await runExample('examples/testing.ts');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe('ok: "Streams beat waiting" from 1 scripted turn\n');
+  });
+});
