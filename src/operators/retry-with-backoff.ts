@@ -1,4 +1,4 @@
-import { defer, type MonoTypeOperatorFunction, type Observable, retry, tap, throwError, timer } from 'rxjs';
+import { type MonoTypeOperatorFunction, Observable, type Subscription, timer } from 'rxjs';
 import { isRetryableError } from '../core/index.ts';
 
 /** Options of {@link retryWithBackoff}. */
@@ -68,23 +68,44 @@ export function retryWithBackoff<T>(
   options: number | RetryWithBackoffOptions = {},
 ): MonoTypeOperatorFunction<T> {
   const o = normalize(options);
+  // One hop per value, not tap + retry: this sits on every token of every stream.
   return (source: Observable<T>) =>
-    defer(() => {
+    new Observable<T>((subscriber) => {
       // Never reset: after the first value no error is retried, whatever the attempt.
       let emitted = false;
-      return source.pipe(
-        tap(() => {
-          emitted = true;
-        }),
-        retry({
-          count: o.maxRetries,
-          delay: (error: unknown, attempt: number) => {
-            if (emitted || !o.shouldRetry(error, attempt)) return throwError(() => error);
-            const retryAfter = retryAfterOf(error);
-            if (retryAfter !== undefined && retryAfter > o.maxRetryAfterMs) return throwError(() => error);
-            return timer(retryAfter ?? backoffDelay(attempt, o));
+      let attempt = 0;
+      let current: Subscription | undefined;
+      let waiting: Subscription | undefined;
+
+      const giveUp = (error: unknown): boolean => {
+        if (emitted || attempt > o.maxRetries || !o.shouldRetry(error, attempt)) return true;
+        const retryAfter = retryAfterOf(error);
+        return retryAfter !== undefined && retryAfter > o.maxRetryAfterMs;
+      };
+      const subscribe = () => {
+        current = source.subscribe({
+          next(value) {
+            emitted = true;
+            subscriber.next(value);
           },
-        }),
-      );
+          error(error: unknown) {
+            attempt += 1;
+            if (giveUp(error)) {
+              subscriber.error(error);
+              return;
+            }
+            waiting = timer(retryAfterOf(error) ?? backoffDelay(attempt, o)).subscribe(() => {
+              waiting = undefined;
+              subscribe();
+            });
+          },
+          complete: () => subscriber.complete(),
+        });
+      };
+      subscribe();
+      return () => {
+        waiting?.unsubscribe();
+        current?.unsubscribe();
+      };
     });
 }
