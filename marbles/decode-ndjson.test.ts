@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StreamParseError } from '../src/index.ts';
 import { decodeNDJSON } from '../src/operators/index.ts';
-import { chunks$, collectSync, createScheduler, splitAt, splitText, utf8 } from './support/helpers.ts';
+import { splitAnywhere } from '../test/support/split.ts';
+import { chunks$, collectSync, createScheduler, utf8 } from './support/helpers.ts';
 
 const decodeAll = (chunks: readonly (Uint8Array | string)[]) =>
   collectSync(chunks$(chunks).pipe(decodeNDJSON()));
@@ -71,7 +72,7 @@ describe('decodeNDJSON', () => {
             if (trailing || i < values.length - 1) wire += eols[i];
           });
           const bytes = utf8(wire);
-          const split = decodeAll(asText ? splitText(wire, cuts) : splitAt(bytes, cuts));
+          const split = decodeAll(asText ? splitAnywhere(wire, cuts) : splitAnywhere(bytes, cuts));
           expect(decodeAll([bytes]).values).toEqual(expected);
           expect(split).toEqual({ values: expected, completed: true });
         },

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeSSE, type SSEMessage } from '../src/operators/index.ts';
-import { chunks$, collectSync, createScheduler, splitAt, splitText, utf8 } from './support/helpers.ts';
+import { splitAnywhere } from '../test/support/split.ts';
+import { chunks$, collectSync, createScheduler, utf8 } from './support/helpers.ts';
 
 const decodeAll = (chunks: readonly (Uint8Array | string)[], options = {}) =>
   collectSync(chunks$(chunks).pipe(decodeSSE(options)));
@@ -132,7 +133,7 @@ describe('decodeSSE', () => {
           }
           const bytes = utf8(wire);
           const whole = decodeAll([bytes]);
-          const split = decodeAll(asText ? splitText(wire, cuts) : splitAt(bytes, cuts));
+          const split = decodeAll(asText ? splitAnywhere(wire, cuts) : splitAnywhere(bytes, cuts));
           expect(whole.values).toEqual(expected);
           expect(split.values).toEqual(expected);
         },

@@ -1,5 +1,5 @@
-import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   assistant,
@@ -10,12 +10,10 @@ import {
   toolMessage,
   user,
 } from '../../src/index.ts';
+import { settle } from '../support/settle.ts';
 import { randomSplit, randomSplitBytes } from '../support/split.ts';
-import {
-  type ScriptedResponse,
-  startTranscriptServer,
-  type TranscriptServer,
-} from '../support/transcript-server.ts';
+import type { ScriptedResponse } from '../support/transcript-server.ts';
+import { useTranscriptServer } from '../support/use-transcript-server.ts';
 import { anthropicFixture } from './anthropic/contract-fixture.ts';
 import { bedrockFixture } from './bedrock/contract-fixture.ts';
 import type { ContractFixture } from './contract-fixture.ts';
@@ -84,18 +82,6 @@ function canonical(events: readonly StreamEvent[]): Canonical[] {
   return out;
 }
 
-/** Events until the stream ends, and the error it ended with (if any). */
-function settle(events$: Observable<StreamEvent>): Promise<{ events: StreamEvent[]; error?: unknown }> {
-  return new Promise((resolve) => {
-    const events: StreamEvent[] = [];
-    events$.subscribe({
-      next: (event) => events.push(event),
-      error: (error: unknown) => resolve({ events, error }),
-      complete: () => resolve({ events }),
-    });
-  });
-}
-
 const weather = { name: 'get_weather', arguments: { city: 'Paris' } };
 const time = { name: 'get_time', arguments: { timezone: 'Europe/Paris' } };
 const completed = (
@@ -122,11 +108,7 @@ const expected = {
 } satisfies Record<string, Canonical[]>;
 
 describe.each(fixtures)('provider contract: $name', (fixture) => {
-  let server: TranscriptServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const servers = useTranscriptServer();
 
   const stream = (transcript: string, seed: number): ScriptedResponse => ({
     headers: fixture.streamHeaders,
@@ -135,7 +117,7 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
       : randomSplit(transcript, seed),
   });
   const model = (retry: false | { maxRetries: number; initialDelayMs: number } = false): ChatModel =>
-    fixture.createModel(server?.url ?? '', { retry });
+    fixture.createModel(servers.url, { retry });
 
   const scenarios = ['text', 'reasoning', 'toolCall', 'parallelToolCalls'] as const;
   for (const scenario of scenarios) {
@@ -146,19 +128,18 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
         return;
       }
       for (const seed of SEEDS) {
-        server = await startTranscriptServer([stream(transcript, seed)]);
+        const server = await servers.start([stream(transcript, seed)]);
         const events = await lastValueFrom(model().stream({ messages: 'hi' }).pipe(toArray()));
         expect(canonical(events)).toEqual(expected[scenario]);
         expect(events.filter((e) => e.type === 'stream-completed')).toHaveLength(1);
         expect(events.at(-1)?.type).toBe('stream-completed');
         await server.close();
-        server = undefined;
       }
     });
   }
 
   it('midStreamError: the text so far, then ApiError, never retried after output', async () => {
-    server = await startTranscriptServer([stream(fixture.transcripts.midStreamError, 7)]);
+    const server = await servers.start([stream(fixture.transcripts.midStreamError, 7)]);
     const { events, error } = await settle(
       model({ maxRetries: 3, initialDelayMs: 1 }).stream({ messages: 'hi' }),
     );
@@ -169,14 +150,14 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
   });
 
   it('truncated: a cut-off reply errors with IncompleteStreamError', async () => {
-    server = await startTranscriptServer([stream(fixture.transcripts.truncated, 3)]);
+    await servers.start([stream(fixture.transcripts.truncated, 3)]);
     const { events, error } = await settle(model().stream({ messages: 'hi' }));
     expect(canonical(events)).toEqual([{ type: 'text', text: 'Hello' }]);
     expect(IncompleteStreamError.is(error)).toBe(true);
   });
 
   it('rateLimited: 429 is retried, then the reply streams', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       fixture.transcripts.rateLimited,
       stream(fixture.transcripts.text, 11),
     ]);
@@ -188,7 +169,7 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
   });
 
   it('rateLimited without retries: RateLimitError with the message', async () => {
-    server = await startTranscriptServer([fixture.transcripts.rateLimited]);
+    await servers.start([fixture.transcripts.rateLimited]);
     const error = await model()
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -197,7 +178,7 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
   });
 
   it('badRequest: ApiError 400, not retried', async () => {
-    server = await startTranscriptServer([fixture.transcripts.badRequest]);
+    const server = await servers.start([fixture.transcripts.badRequest]);
     const error = await model({ maxRetries: 3, initialDelayMs: 1 })
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -211,7 +192,7 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
     const text = fixture.transcripts.text;
     const all = fixture.encode ? fixture.encode(text) : new TextEncoder().encode(text);
     // everything but the last bytes, then hold the connection open
-    server = await startTranscriptServer([
+    const server = await servers.start([
       { headers: fixture.streamHeaders, chunks: [all.subarray(0, all.length - 1)], hold: true },
     ]);
     const aborted = server.nextClientAbort();
@@ -222,7 +203,7 @@ describe.each(fixtures)('provider contract: $name', (fixture) => {
   });
 
   it('sends tool calls and their results back in the provider format', async () => {
-    server = await startTranscriptServer([stream(fixture.transcripts.text, 5)]);
+    const server = await servers.start([stream(fixture.transcripts.text, 5)]);
     const response = await model().complete({
       messages: [
         user('Weather in Paris?'),

@@ -10,17 +10,31 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** The `[start, end)` ranges between sorted cut points, covering `0` to `length`. */
+function ranges(points: readonly number[], length: number): [number, number][] {
+  const edges = [0, ...points, length];
+  return edges.slice(1).map((end, i) => [edges[i]!, end]);
+}
+
 /** Splits `bytes` at the given offsets (sorted, deduplicated, out-of-range ones dropped). */
 export function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
   const points = [...new Set(cuts)].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const cut of points) {
-    chunks.push(bytes.subarray(start, cut));
-    start = cut;
-  }
-  chunks.push(bytes.subarray(start));
-  return chunks;
+  return ranges(points, bytes.length).map(([start, end]) => bytes.subarray(start, end));
+}
+
+/**
+ * Splits text (at code units, so inside surrogate pairs too) or bytes at any cut points, each taken
+ * modulo `length + 1`, for property tests that draw plain natural numbers. Cuts at either end give
+ * empty chunks, which decoders must take too.
+ * @example splitAnywhere('data: x\n\n', [0, 3, 3, 99])
+ */
+export function splitAnywhere(input: string, cuts: readonly number[]): string[];
+export function splitAnywhere(input: Uint8Array, cuts: readonly number[]): Uint8Array[];
+export function splitAnywhere(input: string | Uint8Array, cuts: readonly number[]): (string | Uint8Array)[] {
+  const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+  return ranges(points, input.length).map(([start, end]) =>
+    typeof input === 'string' ? input.slice(start, end) : input.subarray(start, end),
+  );
 }
 
 /**

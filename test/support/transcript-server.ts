@@ -35,10 +35,13 @@ export interface TranscriptServer {
   clientAborts: number;
   /** Resolves at the next client abort. */
   nextClientAbort(): Promise<void>;
+  /** Closes the server and its connections; closing again returns the same promise. */
   close(): Promise<void>;
 }
 
-type Script = readonly ScriptedResponse[] | ((request: RecordedRequest, index: number) => ScriptedResponse);
+/** The answers in order (the last one repeats), or a function of the request and its index. */
+export type TranscriptScript =
+  readonly ScriptedResponse[] | ((request: RecordedRequest, index: number) => ScriptedResponse);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +49,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Starts a real HTTP server on 127.0.0.1 that answers the n-th request with the n-th scripted
  * response (the last one repeats), or with what `script` returns.
  */
-export async function startTranscriptServer(script: Script): Promise<TranscriptServer> {
+export async function startTranscriptServer(script: TranscriptScript): Promise<TranscriptServer> {
   const requests: RecordedRequest[] = [];
   let abortWaiters: (() => void)[] = [];
   const state = { clientAborts: 0 };
@@ -97,6 +100,8 @@ export async function startTranscriptServer(script: Script): Promise<TranscriptS
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  // Closing twice (a test, then its cleanup) waits for the same close.
+  let closing: Promise<void> | undefined;
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -106,9 +111,9 @@ export async function startTranscriptServer(script: Script): Promise<TranscriptS
     },
     nextClientAbort: () => new Promise<void>((resolve) => abortWaiters.push(resolve)),
     close: () =>
-      new Promise<void>((resolve) => {
+      (closing ??= new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      })),
   };
 }

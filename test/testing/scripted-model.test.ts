@@ -3,6 +3,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { RxAgentError, type StreamEvent, user } from '../../src/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
+import { settle } from '../support/settle.ts';
 
 const run = (events$: ReturnType<ReturnType<typeof scriptedModel>['stream']>) =>
   lastValueFrom(events$.pipe(toArray()));
@@ -136,10 +137,7 @@ describe('scriptedModel', () => {
   it('a turn that errors after its deltas', async () => {
     const failure = new Error('boom');
     const model = scriptedModel([{ text: 'par', error: failure }]);
-    const events: StreamEvent[] = [];
-    const error = await new Promise((resolve) =>
-      model.stream({ messages: 'x' }).subscribe({ next: (e) => events.push(e), error: resolve }),
-    );
+    const { events, error } = await settle(model.stream({ messages: 'x' }));
     expect(error).toBe(failure);
     expect(events).toEqual([{ type: 'text-delta', text: 'par' }]);
   });

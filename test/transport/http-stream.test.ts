@@ -1,21 +1,17 @@
 import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, RateLimitError } from '../../src/index.ts';
 import { httpError, httpStream, parseCommonErrorBody } from '../../src/transport/index.ts';
-import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
+import { useTranscriptServer } from '../support/use-transcript-server.ts';
 
 const decoder = new TextDecoder();
 const text = (chunks: Uint8Array[]) => chunks.map((c) => decoder.decode(c, { stream: true })).join('');
 
 describe('httpStream', () => {
-  let server: TranscriptServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const servers = useTranscriptServer();
 
   it('posts JSON once per subscription and emits the body bytes', async () => {
-    server = await startTranscriptServer([{ chunks: ['hello ', 'world'] }]);
+    const server = await servers.start([{ chunks: ['hello ', 'world'] }]);
     const bytes$ = httpStream({
       provider: 'test',
       url: `${server.url}/x`,
@@ -32,7 +28,7 @@ describe('httpStream', () => {
   });
 
   it('lets prepare rewrite the headers (signing)', async () => {
-    server = await startTranscriptServer([{ chunks: ['ok'] }]);
+    const server = await servers.start([{ chunks: ['ok'] }]);
     const bytes$ = httpStream({
       provider: 'test',
       url: server.url,
@@ -44,7 +40,7 @@ describe('httpStream', () => {
   });
 
   it('maps 429 to RateLimitError with the retry delay and the provider message', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       {
         status: 429,
         headers: { 'retry-after': '3' },
@@ -61,7 +57,7 @@ describe('httpStream', () => {
   });
 
   it('maps other statuses to ApiError with the raw body', async () => {
-    server = await startTranscriptServer([{ status: 500, chunks: ['<html>oops</html>'] }]);
+    const server = await servers.start([{ status: 500, chunks: ['<html>oops</html>'] }]);
     const error = await firstValueFrom(httpStream({ provider: 'p', url: server.url, body: {} })).catch(
       (e) => e,
     );
@@ -70,17 +66,16 @@ describe('httpStream', () => {
   });
 
   it('maps a refused connection to NetworkError', async () => {
-    server = await startTranscriptServer([{}]);
+    const server = await servers.start([{}]);
     const url = server.url;
     await server.close();
-    server = undefined;
     const error = await firstValueFrom(httpStream({ provider: 'p', url, body: {} })).catch((e) => e);
     expect(NetworkError.is(error)).toBe(true);
     expect(error.provider).toBe('p');
   });
 
   it('maps a connection cut mid-body to NetworkError', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       { chunks: ['partial'], cut: true, headers: { 'content-length': '100' } },
     ]);
     const error = await lastValueFrom(httpStream({ provider: 'p', url: server.url, body: {} })).catch(
@@ -90,7 +85,7 @@ describe('httpStream', () => {
   });
 
   it('aborts the request when unsubscribed', async () => {
-    server = await startTranscriptServer([{ chunks: ['first'], hold: true }]);
+    const server = await servers.start([{ chunks: ['first'], hold: true }]);
     const aborted = server.nextClientAbort();
     const first = await firstValueFrom(httpStream({ provider: 'p', url: server.url, body: {} }));
     expect(decoder.decode(first)).toBe('first');
@@ -99,7 +94,7 @@ describe('httpStream', () => {
   });
 
   it('stops reading as soon as the subscriber is closed', async () => {
-    server = await startTranscriptServer([{ chunks: ['a', 'b', 'c'], delayMs: 5 }]);
+    const server = await servers.start([{ chunks: ['a', 'b', 'c'], delayMs: 5 }]);
     const got = await lastValueFrom(
       httpStream({ provider: 'p', url: server.url, body: {} }).pipe(take(1), toArray()),
     );

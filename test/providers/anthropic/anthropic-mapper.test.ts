@@ -13,20 +13,15 @@ import {
   createAnthropicStreamState,
   mapAnthropicEvent,
 } from '../../../src/providers/anthropic/index.ts';
-
-const sse = (data: unknown, event?: string) => ({
-  data: typeof data === 'string' ? data : JSON.stringify(data),
-  ...(event === undefined ? {} : { event }),
-});
+import { runMapper } from '../../support/run-mapper.ts';
+import { sseMessage } from '../../support/sse-message.ts';
 
 /** Runs events through a fresh mapper; returns everything it emitted, `end()` included. */
-function run(events: unknown[], jsonTool?: string): ProviderEvent[] {
-  const mapper = createAnthropicMapper(jsonTool);
-  const out: ProviderEvent[] = [];
-  for (const event of events) out.push(...mapper.map(sse(event)));
-  out.push(...mapper.end());
-  return out;
-}
+const run = (events: unknown[], jsonTool?: string): ProviderEvent[] =>
+  runMapper(
+    createAnthropicMapper(jsonTool),
+    events.map((item) => sseMessage(item)),
+  );
 
 const start = (usage: Record<string, number> = { input_tokens: 5, output_tokens: 1 }) => ({
   type: 'message_start',
@@ -172,29 +167,33 @@ describe('anthropic stream mapping', () => {
   it('ignores ping, unknown events, unknown deltas, deltas of unknown blocks, empty data and a second message_stop', () => {
     const mapper = createAnthropicMapper();
     const quiet = [
-      sse(start()),
-      sse({ type: 'ping' }),
-      sse({ type: 'brand_new_event', payload: 1 }),
-      sse({ type: 'content_block_delta', index: 4, delta: { type: 'citations_delta', citation: {} } }),
-      sse({ type: 'content_block_delta', index: 9, delta: { type: 'input_json_delta', partial_json: '{}' } }),
-      sse({ type: 'content_block_delta', index: 0 }),
-      sse({
+      sseMessage(start()),
+      sseMessage({ type: 'ping' }),
+      sseMessage({ type: 'brand_new_event', payload: 1 }),
+      sseMessage({ type: 'content_block_delta', index: 4, delta: { type: 'citations_delta', citation: {} } }),
+      sseMessage({
+        type: 'content_block_delta',
+        index: 9,
+        delta: { type: 'input_json_delta', partial_json: '{}' },
+      }),
+      sseMessage({ type: 'content_block_delta', index: 0 }),
+      sseMessage({
         type: 'content_block_start',
         index: 3,
         content_block: { type: 'server_tool_use', id: 's', name: 'web' },
       }),
-      sse(''),
+      sseMessage(''),
     ];
     for (const message of quiet) expect(mapper.map(message)).toEqual([]);
-    expect(mapper.map(sse({ type: 'message_stop' }))).toHaveLength(1);
-    expect(mapper.map(sse({ type: 'message_stop' }))).toEqual([]);
+    expect(mapper.map(sseMessage({ type: 'message_stop' }))).toHaveLength(1);
+    expect(mapper.map(sseMessage({ type: 'message_stop' }))).toEqual([]);
     expect(mapper.end()).toEqual([]);
   });
 
   it('takes the event type from the SSE event name when the data has none', () => {
     const mapper = createAnthropicMapper();
-    mapper.map(sse({ message: { id: 'm' } }, 'message_start'));
-    expect(mapper.map(sse({}, 'message_stop'))).toEqual([
+    mapper.map(sseMessage({ message: { id: 'm' } }, 'message_start'));
+    expect(mapper.map(sseMessage({}, 'message_stop'))).toEqual([
       expect.objectContaining({ type: 'finish', responseId: 'm' }),
     ]);
   });
@@ -246,7 +245,7 @@ describe('anthropic stream mapping', () => {
       const raw = { type: 'error', error: { type, message: `Something: ${type}` } };
       const error = (() => {
         try {
-          mapper.map(sse(raw));
+          mapper.map(sseMessage(raw));
         } catch (caught) {
           return caught;
         }
@@ -268,20 +267,20 @@ describe('anthropic stream mapping', () => {
   it('a rate_limit_error event is a RateLimitError (429)', () => {
     const mapper = createAnthropicMapper();
     expect(() =>
-      mapper.map(sse({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } })),
+      mapper.map(sseMessage({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } })),
     ).toThrow(expect.objectContaining({ name: 'RateLimitError', status: 429 }));
-    expect(() => mapper.map(sse({ type: 'error' }))).toThrow(expect.objectContaining({ status: 500 }));
+    expect(() => mapper.map(sseMessage({ type: 'error' }))).toThrow(expect.objectContaining({ status: 500 }));
   });
 
   it('malformed JSON or a non-object event is a StreamParseError carrying the raw text', () => {
     const mapper = createAnthropicMapper();
-    expect(() => mapper.map(sse('{"type":"content_block_delta",'))).toThrow(
+    expect(() => mapper.map(sseMessage('{"type":"content_block_delta",'))).toThrow(
       expect.objectContaining({ name: 'StreamParseError', raw: '{"type":"content_block_delta",' }),
     );
     for (const raw of ['42', 'null', '[1]']) {
       let caught: unknown;
       try {
-        mapper.map(sse(raw));
+        mapper.map(sseMessage(raw));
       } catch (error) {
         caught = error;
       }
@@ -292,7 +291,7 @@ describe('anthropic stream mapping', () => {
 
   it('the body ending before message_stop is an IncompleteStreamError, telling an empty body apart', () => {
     const cut = createAnthropicMapper();
-    cut.map(sse(start()));
+    cut.map(sseMessage(start()));
     expect(() => cut.end()).toThrow(IncompleteStreamError);
     expect(() => cut.end()).toThrow(/before message_stop/);
     expect(() => createAnthropicMapper().end()).toThrow(/no stream events/);

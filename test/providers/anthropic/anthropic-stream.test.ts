@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -12,67 +11,29 @@ import {
   user,
 } from '../../../src/index.ts';
 import { type AnthropicOptions, anthropic } from '../../../src/providers/anthropic/index.ts';
-import { splitAt } from '../../support/split.ts';
-import {
-  type ScriptedResponse,
-  startTranscriptServer,
-  type TranscriptServer,
-} from '../../support/transcript-server.ts';
+import { expectSameEventsAtAnySplit } from '../../support/expect-same-events-at-any-split.ts';
+import { fixtureReplies } from '../../support/fixture-replies.ts';
+import { settle } from '../../support/settle.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { anthropicTranscript } from './contract-fixture.ts';
 
 const SSE = { 'content-type': 'text/event-stream' };
-const JSON_HEADERS = { 'content-type': 'application/json' };
 const encoder = new TextEncoder();
-const reply = (name: string): ScriptedResponse => ({ headers: SSE, chunks: [anthropicTranscript(name)] });
-const errorReply = (
-  status: number,
-  name: string,
-  headers: Record<string, string> = {},
-): ScriptedResponse => ({
-  status,
-  headers: { ...JSON_HEADERS, ...headers },
-  chunks: [anthropicTranscript(name)],
-});
+const { reply, errorReply } = fixtureReplies(anthropicTranscript);
 
-let server: TranscriptServer | undefined;
-afterEach(async () => {
+const servers = useTranscriptServer();
+afterEach(() => {
   vi.unstubAllEnvs();
-  await server?.close();
-  server = undefined;
 });
 
-async function serve(script: Parameters<typeof startTranscriptServer>[0]): Promise<TranscriptServer> {
-  server = await startTranscriptServer(script);
-  return server;
-}
 const model = (options: AnthropicOptions = {}) =>
   anthropic('claude-sonnet-4-5', {
-    baseURL: server?.url ?? '',
+    baseURL: servers.url,
     apiKey: 'test-key',
     retry: false,
     ...options,
   });
 const collect = (events$: Observable<StreamEvent>) => lastValueFrom(events$.pipe(toArray()));
-
-/** Events as data, without the wall-clock timing of the completion. */
-function withoutTiming(events: StreamEvent[]): unknown[] {
-  return events.map((event) =>
-    event.type === 'stream-completed'
-      ? { ...event, response: { ...event.response, timing: undefined } }
-      : event,
-  );
-}
-
-function settle(events$: Observable<StreamEvent>): Promise<{ events: StreamEvent[]; error?: unknown }> {
-  return new Promise((resolve) => {
-    const events: StreamEvent[] = [];
-    events$.subscribe({
-      next: (event) => events.push(event),
-      error: (error: unknown) => resolve({ events, error }),
-      complete: () => resolve({ events }),
-    });
-  });
-}
 
 describe('anthropic over HTTP', () => {
   it.each([
@@ -83,30 +44,17 @@ describe('anthropic over HTTP', () => {
     ['json-mode.sse', { responseFormat: { type: 'json' } }],
   ] as const)('%s: any byte split yields the same events', async (name, extra) => {
     const bytes = encoder.encode(anthropicTranscript(name));
-    let chunks: Uint8Array[] = [bytes];
-    await serve(() => ({ headers: SSE, chunks }));
+    let chunks: Uint8Array[] = [];
+    await servers.start(() => ({ headers: SSE, chunks }));
     const request: ChatRequest = { messages: 'hi', ...extra };
-    const events$ = () => model({ emitToolCallDeltas: true }).stream(request);
-    const whole = withoutTiming(await collect(events$()));
-    chunks = splitAt(
-      bytes,
-      Array.from({ length: bytes.length }, (_, i) => i),
-    );
-    expect(withoutTiming(await collect(events$()))).toEqual(whole);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 120 }),
-        async (cuts) => {
-          chunks = splitAt(bytes, cuts);
-          expect(withoutTiming(await collect(events$()))).toEqual(whole);
-        },
-      ),
-      { numRuns: 20 },
-    );
+    await expectSameEventsAtAnySplit(bytes, (split) => {
+      chunks = split;
+      return collect(model({ emitToolCallDeltas: true }).stream(request));
+    });
   });
 
   it('streams thinking, text and a tool call, with cached usage, cost and thinking metadata', async () => {
-    await serve([reply('thinking-tools.sse')]);
+    await servers.start([reply('thinking-tools.sse')]);
     const events = await collect(model().stream({ messages: 'Weather in Zürich?' }));
     expect(events.map((e) => e.type)).toEqual([
       'reasoning-delta',
@@ -159,7 +107,7 @@ describe('anthropic over HTTP', () => {
   });
 
   it('sends the kept thinking blocks back with the tool result in the next request', async () => {
-    const recorded = await serve([reply('thinking-tools.sse'), reply('text.sse')]);
+    const recorded = await servers.start([reply('thinking-tools.sse'), reply('text.sse')]);
     const thinking = model({ thinking: { budgetTokens: 2048 } });
     const first = await thinking.complete({ messages: 'Weather in Zürich?' });
     const call = first.toolCalls[0];
@@ -183,7 +131,7 @@ describe('anthropic over HTTP', () => {
   });
 
   it('posts to {baseURL}/v1/messages with the key, version and custom headers', async () => {
-    const recorded = await serve([reply('text.sse')]);
+    const recorded = await servers.start([reply('text.sse')]);
     await model({
       baseURL: `${recorded.url}/`,
       headers: { 'anthropic-beta': 'output-128k-2025-02-19' },
@@ -203,7 +151,7 @@ describe('anthropic over HTTP', () => {
   });
 
   it('reads the key and base URL from the environment, and sends no key header without one', async () => {
-    const recorded = await serve([reply('text.sse')]);
+    const recorded = await servers.start([reply('text.sse')]);
     vi.stubEnv('ANTHROPIC_API_KEY', 'env-key');
     vi.stubEnv('ANTHROPIC_BASE_URL', recorded.url);
     await anthropic('claude-3-5-haiku-latest', { retry: false }).complete({ messages: 'hi' });
@@ -218,7 +166,7 @@ describe('anthropic over HTTP', () => {
   });
 
   it('emits tool-call deltas when the request asks, without sending the switch', async () => {
-    const recorded = await serve([reply('tool-call.sse')]);
+    const recorded = await servers.start([reply('tool-call.sse')]);
     const events = await collect(
       model().stream({ messages: 'hi', providerOptions: { emitToolCallDeltas: true } }),
     );
@@ -231,7 +179,7 @@ describe('anthropic over HTTP', () => {
   });
 
   it('returns a JSON reply as text when responseFormat asks for JSON', async () => {
-    await serve([reply('json-mode.sse')]);
+    await servers.start([reply('json-mode.sse')]);
     const response = await model().complete({ messages: 'hi', responseFormat: { type: 'json' } });
     expect(JSON.parse(response.text)).toEqual({ city: 'Paris', tempC: 18 });
     expect(response).toMatchObject({ toolCalls: [], finishReason: 'stop' });
@@ -240,7 +188,7 @@ describe('anthropic over HTTP', () => {
 
 describe('anthropic errors over HTTP', () => {
   it('retries 529 overloaded and 429 (honouring retry-after), then streams the reply', async () => {
-    const recorded = await serve([
+    const recorded = await servers.start([
       errorReply(529, 'error-529.json'),
       errorReply(429, 'error-429.json', { 'retry-after': '0' }),
       reply('text.sse'),
@@ -253,7 +201,7 @@ describe('anthropic errors over HTTP', () => {
   });
 
   it('maps an HTTP error body to a typed error with the provider’s message and type', async () => {
-    await serve([errorReply(529, 'error-529.json')]);
+    await servers.start([errorReply(529, 'error-529.json')]);
     const error = await model()
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -263,7 +211,7 @@ describe('anthropic errors over HTTP', () => {
   });
 
   it('does not retry a 400', async () => {
-    const recorded = await serve([errorReply(400, 'error-400.json'), reply('text.sse')]);
+    const recorded = await servers.start([errorReply(400, 'error-400.json'), reply('text.sse')]);
     const error = await model({ retry: { maxRetries: 3, initialDelayMs: 1 } })
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -281,7 +229,7 @@ describe('anthropic errors over HTTP', () => {
       '',
       '',
     ].join('\n');
-    const recorded = await serve([{ headers: SSE, chunks: [early] }, reply('text.sse')]);
+    const recorded = await servers.start([{ headers: SSE, chunks: [early] }, reply('text.sse')]);
     const response = await model({ retry: { maxRetries: 1, initialDelayMs: 1 } }).complete({
       messages: 'hi',
     });
@@ -290,7 +238,7 @@ describe('anthropic errors over HTTP', () => {
   });
 
   it('never retries an in-stream error after output', async () => {
-    const recorded = await serve([reply('mid-stream-error.sse'), reply('text.sse')]);
+    const recorded = await servers.start([reply('mid-stream-error.sse'), reply('text.sse')]);
     const { events, error } = await settle(
       model({ retry: { maxRetries: 3, initialDelayMs: 1 } }).stream({ messages: 'hi' }),
     );
@@ -303,7 +251,7 @@ describe('anthropic errors over HTTP', () => {
     ['an HTML page', ['<!DOCTYPE html>\n', anthropicTranscript('html-200.html').slice(16)], 'text/html'],
     ['an empty body', [], 'text/event-stream'],
   ])('a 200 answer with %s is an IncompleteStreamError, not an empty reply', async (_, chunks, type) => {
-    await serve([{ headers: { 'content-type': type }, chunks }]);
+    await servers.start([{ headers: { 'content-type': type }, chunks }]);
     const error = await model()
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -312,14 +260,14 @@ describe('anthropic errors over HTTP', () => {
   });
 
   it('a cut-off stream is an IncompleteStreamError after the text so far', async () => {
-    await serve([reply('truncated.sse')]);
+    await servers.start([reply('truncated.sse')]);
     const { events, error } = await settle(model().stream({ messages: 'hi' }));
     expect(events.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual(['Hel', 'lo']);
     expect(IncompleteStreamError.is(error)).toBe(true);
   });
 
   it('malformed JSON is a StreamParseError with the raw data', async () => {
-    await serve([reply('malformed.sse')]);
+    await servers.start([reply('malformed.sse')]);
     const error = await model()
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -331,7 +279,7 @@ describe('anthropic errors over HTTP', () => {
 
   it('unsubscribing aborts the request', async () => {
     const text = anthropicTranscript('text.sse');
-    const recorded = await serve([
+    const recorded = await servers.start([
       { headers: SSE, chunks: [text.slice(0, text.indexOf('event: message_delta'))], hold: true },
     ]);
     const aborted = recorded.nextClientAbort();
@@ -342,7 +290,7 @@ describe('anthropic errors over HTTP', () => {
   });
 
   it('a silent server times out with TimeoutError and the request is aborted', async () => {
-    const recorded = await serve([{ headers: SSE, chunks: [], hold: true }]);
+    const recorded = await servers.start([{ headers: SSE, chunks: [], hold: true }]);
     const aborted = recorded.nextClientAbort();
     const error = await model({ timeoutMs: 100 })
       .complete({ messages: 'hi' })

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { anthropic } from '../../../src/providers/anthropic/index.ts';
+import { readFixtures } from '../../support/read-fixtures.ts';
 import type { ContractFixture } from '../contract-fixture.ts';
 
 /** A transcript of `fixtures/`, written from Anthropic's documented Messages streaming format. */
-export const anthropicTranscript = (name: string): string =>
-  readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+export const anthropicTranscript = readFixtures(import.meta.url);
 
 const jsonHeaders = { 'content-type': 'application/json', 'request-id': 'req_contract' };
 

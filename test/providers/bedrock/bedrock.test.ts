@@ -1,22 +1,19 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
   IncompleteStreamError,
   RateLimitError,
   RxAgentError,
-  type StreamEvent,
   StreamParseError,
 } from '../../../src/index.ts';
 import { type BedrockOptions, bedrock } from '../../../src/providers/bedrock/index.ts';
+import { settle } from '../../support/settle.ts';
 import { randomSplitBytes } from '../../support/split.ts';
-import {
-  type ScriptedResponse,
-  startTranscriptServer,
-  type TranscriptServer,
-} from '../../support/transcript-server.ts';
+import type { ScriptedResponse } from '../../support/transcript-server.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { bedrockFixture } from './contract-fixture.ts';
 import { encodeTranscript, ev, exc, meta, start, stop, text, toolInput, toolStart } from './event-stream.ts';
 import { verifySigV4 } from './verify-sigv4.ts';
@@ -37,19 +34,8 @@ const ENV = [
   'AWS_BEARER_TOKEN_BEDROCK',
 ];
 
-function settle(events$: Observable<StreamEvent>): Promise<{ events: StreamEvent[]; error?: unknown }> {
-  return new Promise((resolve) => {
-    const events: StreamEvent[] = [];
-    events$.subscribe({
-      next: (event) => events.push(event),
-      error: (error: unknown) => resolve({ events, error }),
-      complete: () => resolve({ events }),
-    });
-  });
-}
-
 describe('bedrock()', () => {
-  let server: TranscriptServer | undefined;
+  const servers = useTranscriptServer();
   const saved = new Map<string, string | undefined>();
   beforeEach(() => {
     for (const name of ENV) {
@@ -57,9 +43,7 @@ describe('bedrock()', () => {
       delete process.env[name];
     }
   });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
+  afterEach(() => {
     for (const [name, value] of saved) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -67,7 +51,7 @@ describe('bedrock()', () => {
   });
   const model = (options: BedrockOptions = {}) =>
     bedrock(MODEL, {
-      baseURL: server?.url ?? '',
+      baseURL: servers.url,
       region: 'eu-west-1',
       credentials: creds,
       now: clock,
@@ -75,7 +59,7 @@ describe('bedrock()', () => {
     });
 
   it('signs the request with SigV4: the signature verifies independently and by re-signing', async () => {
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const server = await servers.start([stream(bedrockFixture.transcripts.text)]);
     const response = await model({ headers: { 'x-team': 'a' } }).complete({
       messages: 'Hi',
       system: 'Be brief.',
@@ -134,7 +118,7 @@ describe('bedrock()', () => {
   });
 
   it('signs with session credentials from a provider function, called per request', async () => {
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const server = await servers.start([stream(bedrockFixture.transcripts.text)]);
     let calls = 0;
     const session = { ...creds, sessionToken: 'FwoGZXIvYXdzEBY-token' };
     const m = model({
@@ -155,7 +139,7 @@ describe('bedrock()', () => {
   });
 
   it('reads credentials and region from the standard environment variables', async () => {
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const server = await servers.start([stream(bedrockFixture.transcripts.text)]);
     process.env.AWS_ACCESS_KEY_ID = 'AKIDENV';
     process.env.AWS_SECRET_ACCESS_KEY = 'env-secret';
     process.env.AWS_SESSION_TOKEN = 'env-token';
@@ -171,7 +155,7 @@ describe('bedrock()', () => {
   });
 
   it('uses a Bedrock API key as a bearer token instead of signing', async () => {
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const server = await servers.start([stream(bedrockFixture.transcripts.text)]);
     process.env.AWS_BEARER_TOKEN_BEDROCK = 'bedrock-api-key-1';
     await bedrock(MODEL, { baseURL: server.url, region: 'us-east-1' }).complete({ messages: 'x' });
     expect(server.requests[0]?.headers.authorization).toBe('Bearer bedrock-api-key-1');
@@ -179,7 +163,7 @@ describe('bedrock()', () => {
   });
 
   it('errors with typed, non-retried errors when region or credentials are missing', async () => {
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const server = await servers.start([stream(bedrockFixture.transcripts.text)]);
     const noRegion = await bedrock(MODEL, { baseURL: server.url, credentials: creds })
       .complete({ messages: 'x' })
       .catch((e: unknown) => e);
@@ -218,7 +202,7 @@ describe('bedrock()', () => {
       ev('someFutureEvent', { x: 1 }) +
       stop('tool_use') +
       meta(100, 50, { cacheReadInputTokens: 1000, cacheWriteInputTokens: 10 });
-    server = await startTranscriptServer([stream(transcript, 9)]);
+    const server = await servers.start([stream(transcript, 9)]);
     const events = await lastValueFrom(
       model()
         .stream({ messages: 'x', providerOptions: { emitToolCallDeltas: true } })
@@ -262,9 +246,9 @@ describe('bedrock()', () => {
     // The turn goes back with its reasoning blocks first, in order.
     server.requests.length = 0;
     await server.close();
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const next = await servers.start([stream(bedrockFixture.transcripts.text)]);
     await model().complete({ messages: [last.response.message] });
-    expect(server.requests[0]?.json).toMatchObject({
+    expect(next.requests[0]?.json).toMatchObject({
       messages: [
         {
           role: 'assistant',
@@ -288,7 +272,7 @@ describe('bedrock()', () => {
     ['content_filtered', 'content-filter'],
     ['something_new', 'other'],
   ])('maps stopReason %s to %s', async (raw, unified) => {
-    server = await startTranscriptServer([stream(start + text('a') + stop(raw) + meta(1, 1))]);
+    await servers.start([stream(start + text('a') + stop(raw) + meta(1, 1))]);
     expect(await model().complete({ messages: 'x' })).toMatchObject({
       finishReason: unified,
       rawFinishReason: raw,
@@ -296,7 +280,7 @@ describe('bedrock()', () => {
   });
 
   it('retries a throttlingException sent before any output, then streams', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       stream(exc('throttlingException', { message: 'Too many tokens' })),
       stream(bedrockFixture.transcripts.text),
     ]);
@@ -316,7 +300,7 @@ describe('bedrock()', () => {
     ['modelTimeoutException', 408, false],
     ['brandNewException', 500, false],
   ])('maps the stream exception %s to status %i', async (type, status, rateLimit) => {
-    server = await startTranscriptServer([stream(start + exc(type, { message: 'Details here' }))]);
+    await servers.start([stream(start + exc(type, { message: 'Details here' }))]);
     const error = await model({ retry: false })
       .complete({ messages: 'x' })
       .catch((e: unknown) => e);
@@ -327,7 +311,7 @@ describe('bedrock()', () => {
   });
 
   it('does not retry a validationException, and reads the HTTP error body', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       stream(exc('validationException', { message: 'messages: field required' })),
       bedrockFixture.transcripts.badRequest,
     ]);
@@ -342,7 +326,7 @@ describe('bedrock()', () => {
   });
 
   it('errors with typed errors for an HTML page, an empty body, and malformed JSON on 200', async () => {
-    server = await startTranscriptServer([
+    await servers.start([
       { headers: { 'content-type': 'text/html' }, chunks: ['<html><body>Gateway</body></html>'] },
       { headers: { 'content-type': 'application/vnd.amazon.eventstream' }, chunks: [] },
       { chunks: [encodeTranscript(start)], headers: {} },
@@ -359,7 +343,7 @@ describe('bedrock()', () => {
 
   it('unsubscribing aborts the request', async () => {
     const bytes = encodeTranscript(start + text('Hel') + text('lo'));
-    server = await startTranscriptServer([{ chunks: [bytes], hold: true }]);
+    const server = await servers.start([{ chunks: [bytes], hold: true }]);
     const aborted = server.nextClientAbort();
     const first = await firstValueFrom(model().stream({ messages: 'x' }));
     expect(first).toEqual({ type: 'text-delta', text: 'Hel' });
@@ -368,7 +352,7 @@ describe('bedrock()', () => {
   });
 
   it('is cold, and has family capabilities, overridable', async () => {
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const server = await servers.start([stream(bedrockFixture.transcripts.text)]);
     const m = model({ capabilities: { json: true } });
     const { events } = await settle(m.stream({ messages: 'x' }));
     expect(events.at(-1)?.type).toBe('stream-completed');
@@ -386,7 +370,7 @@ describe('bedrock()', () => {
   });
 
   it('sends inference config, tools, tool choice and additional model fields', async () => {
-    server = await startTranscriptServer([stream(bedrockFixture.transcripts.text)]);
+    const server = await servers.start([stream(bedrockFixture.transcripts.text)]);
     await model({ additionalModelRequestFields: { top_k: 40 } }).complete({
       messages: 'x',
       maxOutputTokens: 256,

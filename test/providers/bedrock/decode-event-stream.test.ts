@@ -3,6 +3,7 @@ import { from, lastValueFrom, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { IncompleteStreamError, StreamParseError } from '../../../src/index.ts';
 import { decodeEventStream, type EventStreamEvent } from '../../../src/providers/bedrock/index.ts';
+import { settle } from '../../support/settle.ts';
 import { splitAt } from '../../support/split.ts';
 import { concatBytes, errorFrame, frame } from './event-stream.ts';
 
@@ -66,15 +67,7 @@ describe('decodeEventStream', () => {
 
   it('errors with StreamParseError (raw payload) when a payload is not JSON, after the good events', async () => {
     const bad = frame('event', 'contentBlockDelta', undefined, '{"delta": nope}');
-    const events: EventStreamEvent[] = [];
-    const error = await new Promise<unknown>((resolve) => {
-      from([frames[0] as Uint8Array, bad])
-        .pipe(decodeEventStream())
-        .subscribe({
-          next: (e) => events.push(e),
-          error: resolve,
-        });
-    });
+    const { events, error } = await settle(from([frames[0] as Uint8Array, bad]).pipe(decodeEventStream()));
     expect(events).toHaveLength(1);
     expect(StreamParseError.is(error)).toBe(true);
     expect((error as StreamParseError).raw).toBe('{"delta": nope}');

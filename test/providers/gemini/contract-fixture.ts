@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { gemini } from '../../../src/providers/gemini/index.ts';
+import { readFixtures } from '../../support/read-fixtures.ts';
 import type { ContractFixture } from '../contract-fixture.ts';
 
 /** A transcript of `fixtures/`, written from the Gemini API's documented `alt=sse` stream format. */
-export const geminiTranscript = (name: string): string =>
-  readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+export const geminiTranscript = readFixtures(import.meta.url);
 
 const jsonHeaders = { 'content-type': 'application/json; charset=UTF-8' };
 

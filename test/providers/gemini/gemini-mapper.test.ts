@@ -13,20 +13,19 @@ import {
   geminiUsage,
   parseGeminiErrorBody,
 } from '../../../src/providers/gemini/index.ts';
+import { runMapper } from '../../support/run-mapper.ts';
+import { sseMessage } from '../../support/sse-message.ts';
 
-const sse = (data: unknown) => ({ data: typeof data === 'string' ? data : JSON.stringify(data) });
 const chunk = (parts: unknown[], finishReason?: string, usageMetadata?: unknown) => ({
   candidates: [{ content: { role: 'model', parts }, index: 0, ...(finishReason ? { finishReason } : {}) }],
   ...(usageMetadata ? { usageMetadata } : {}),
 });
 
-function run(chunks: unknown[]): ProviderEvent[] {
-  const mapper = createGeminiMapper();
-  const out: ProviderEvent[] = [];
-  for (const data of chunks) out.push(...mapper.map(sse(data)));
-  out.push(...mapper.end());
-  return out;
-}
+const run = (chunks: unknown[]): ProviderEvent[] =>
+  runMapper(
+    createGeminiMapper(),
+    chunks.map((item) => sseMessage(item)),
+  );
 const caught = (fn: () => unknown): unknown => {
   try {
     fn();
@@ -149,7 +148,7 @@ describe('gemini stream mapping', () => {
       { candidates: [{}] },
       '',
     ]) {
-      expect(mapper.map(sse(data))).toEqual([]);
+      expect(mapper.map(sseMessage(data))).toEqual([]);
     }
   });
 
@@ -161,7 +160,7 @@ describe('gemini stream mapping', () => {
     [{ code: 0, message: 'Denied', status: 'PERMISSION_DENIED' }, 403, 'PERMISSION_DENIED', false],
     [{ message: 'What' }, 500, undefined, true],
   ])('an error chunk %j is an ApiError with status %i', (error, status, errorType, retryable) => {
-    const thrown = caught(() => createGeminiMapper().map(sse({ error })));
+    const thrown = caught(() => createGeminiMapper().map(sseMessage({ error })));
     expect(ApiError.is(thrown)).toBe(true);
     expect(RateLimitError.is(thrown)).toBe(false);
     expect(thrown).toMatchObject({ status, errorType, provider: 'gemini', body: JSON.stringify({ error }) });
@@ -170,7 +169,7 @@ describe('gemini stream mapping', () => {
 
   it('RESOURCE_EXHAUSTED in the stream is a RateLimitError', () => {
     const thrown = caught(() =>
-      createGeminiMapper().map(sse({ error: { status: 'RESOURCE_EXHAUSTED', message: 'Quota' } })),
+      createGeminiMapper().map(sseMessage({ error: { status: 'RESOURCE_EXHAUSTED', message: 'Quota' } })),
     );
     expect(RateLimitError.is(thrown)).toBe(true);
     expect(thrown).toMatchObject({ status: 429 });
@@ -179,7 +178,7 @@ describe('gemini stream mapping', () => {
 
   it('malformed JSON and non-object chunks are StreamParseErrors with the raw text', () => {
     for (const raw of ['{"candidates":[', '"text"', '[{}]']) {
-      const thrown = caught(() => createGeminiMapper().map(sse(raw)));
+      const thrown = caught(() => createGeminiMapper().map(sseMessage(raw)));
       expect(StreamParseError.is(thrown)).toBe(true);
       expect(thrown).toMatchObject({ raw });
     }
@@ -187,7 +186,7 @@ describe('gemini stream mapping', () => {
 
   it('a body without any finish reason is an IncompleteStreamError, telling an empty body apart', () => {
     const cut = createGeminiMapper();
-    cut.map(sse(chunk([{ text: 'Hel' }])));
+    cut.map(sseMessage(chunk([{ text: 'Hel' }])));
     expect(() => cut.end()).toThrow(IncompleteStreamError);
     expect(() => cut.end()).toThrow(/without a finishReason/);
     expect(() => createGeminiMapper().end()).toThrow(/no stream chunks/);

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -11,92 +10,42 @@ import {
   user,
 } from '../../../src/index.ts';
 import { type GeminiOptions, gemini } from '../../../src/providers/gemini/index.ts';
-import { splitAt } from '../../support/split.ts';
-import {
-  type ScriptedResponse,
-  startTranscriptServer,
-  type TranscriptServer,
-} from '../../support/transcript-server.ts';
+import { expectSameEventsAtAnySplit } from '../../support/expect-same-events-at-any-split.ts';
+import { fixtureReplies } from '../../support/fixture-replies.ts';
+import { settle } from '../../support/settle.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { geminiTranscript } from './contract-fixture.ts';
 
 const SSE = { 'content-type': 'text/event-stream' };
-const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
 const encoder = new TextEncoder();
-const reply = (name: string): ScriptedResponse => ({ headers: SSE, chunks: [geminiTranscript(name)] });
-const errorReply = (
-  status: number,
-  name: string,
-  headers: Record<string, string> = {},
-): ScriptedResponse => ({
-  status,
-  headers: { ...JSON_HEADERS, ...headers },
-  chunks: [geminiTranscript(name)],
-});
+const { reply, errorReply } = fixtureReplies(geminiTranscript, 'application/json; charset=UTF-8');
 
-let server: TranscriptServer | undefined;
-afterEach(async () => {
+const servers = useTranscriptServer();
+afterEach(() => {
   vi.unstubAllEnvs();
-  await server?.close();
-  server = undefined;
 });
 
-async function serve(script: Parameters<typeof startTranscriptServer>[0]): Promise<TranscriptServer> {
-  server = await startTranscriptServer(script);
-  return server;
-}
 const model = (options: GeminiOptions = {}) =>
-  gemini('gemini-2.5-flash', { baseURL: server?.url ?? '', apiKey: 'test-key', retry: false, ...options });
+  gemini('gemini-2.5-flash', { baseURL: servers.url, apiKey: 'test-key', retry: false, ...options });
 const collect = (events$: Observable<StreamEvent>) => lastValueFrom(events$.pipe(toArray()));
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined).catch((e: unknown) => e);
-
-function withoutTiming(events: StreamEvent[]): unknown[] {
-  return events.map((event) =>
-    event.type === 'stream-completed'
-      ? { ...event, response: { ...event.response, timing: undefined } }
-      : event,
-  );
-}
-
-function settle(events$: Observable<StreamEvent>): Promise<{ events: StreamEvent[]; error?: unknown }> {
-  return new Promise((resolve) => {
-    const events: StreamEvent[] = [];
-    events$.subscribe({
-      next: (event) => events.push(event),
-      error: (error: unknown) => resolve({ events, error }),
-      complete: () => resolve({ events }),
-    });
-  });
-}
 
 describe('gemini over HTTP', () => {
   it.each(['text.sse', 'reasoning.sse', 'parallel-tool-calls.sse', 'thinking-tools.sse', 'safety.sse'])(
     '%s: any byte split yields the same events',
     async (name) => {
       const bytes = encoder.encode(geminiTranscript(name));
-      let chunks: Uint8Array[] = [bytes];
-      await serve(() => ({ headers: SSE, chunks }));
-      const events$ = () => model({ emitToolCallDeltas: true }).stream({ messages: 'hi' });
-      const whole = withoutTiming(await collect(events$()));
-      chunks = splitAt(
-        bytes,
-        Array.from({ length: bytes.length }, (_, i) => i),
-      );
-      expect(withoutTiming(await collect(events$()))).toEqual(whole);
-      await fc.assert(
-        fc.asyncProperty(
-          fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 120 }),
-          async (cuts) => {
-            chunks = splitAt(bytes, cuts);
-            expect(withoutTiming(await collect(events$()))).toEqual(whole);
-          },
-        ),
-        { numRuns: 20 },
-      );
+      let chunks: Uint8Array[] = [];
+      await servers.start(() => ({ headers: SSE, chunks }));
+      await expectSameEventsAtAnySplit(bytes, (split) => {
+        chunks = split;
+        return collect(model({ emitToolCallDeltas: true }).stream({ messages: 'hi' }));
+      });
     },
   );
 
   it('streams thoughts, text and two function calls with usage, cost and kept signatures', async () => {
-    await serve([reply('thinking-tools.sse')]);
+    await servers.start([reply('thinking-tools.sse')]);
     const response = await model().complete({ messages: 'Weather in Zürich?' });
     expect(response).toMatchObject({
       text: 'Checking now.',
@@ -126,7 +75,7 @@ describe('gemini over HTTP', () => {
   });
 
   it('sends the calls, their results, ids and signatures back in the next request', async () => {
-    const recorded = await serve([reply('thinking-tools.sse'), reply('text.sse')]);
+    const recorded = await servers.start([reply('thinking-tools.sse'), reply('text.sse')]);
     const first = await model().complete({ messages: 'Weather in Zürich?' });
     await model().complete({
       messages: [
@@ -162,7 +111,7 @@ describe('gemini over HTTP', () => {
   });
 
   it('posts to {baseURL}/models/{model}:streamGenerateContent?alt=sse with x-goog-api-key', async () => {
-    const recorded = await serve([reply('text.sse')]);
+    const recorded = await servers.start([reply('text.sse')]);
     await model({ baseURL: `${recorded.url}/v1beta/`, headers: { 'x-goog-user-project': 'p1' } }).complete({
       messages: 'hi',
     });
@@ -186,7 +135,7 @@ describe('gemini over HTTP', () => {
   });
 
   it('reads the key from GOOGLE_GENERATIVE_AI_API_KEY, then GEMINI_API_KEY, else sends none', async () => {
-    const recorded = await serve([reply('text.sse')]);
+    const recorded = await servers.start([reply('text.sse')]);
     const keyless = () =>
       gemini('gemini-2.5-flash', { baseURL: recorded.url, retry: false }).complete({ messages: 'hi' });
     vi.stubEnv('GOOGLE_GENERATIVE_AI_API_KEY', 'google-key');
@@ -204,7 +153,7 @@ describe('gemini over HTTP', () => {
   });
 
   it('a safety stop ends with content-filter after the text so far; a blocked prompt with no text', async () => {
-    await serve([reply('safety.sse'), reply('blocked-prompt.sse'), reply('max-tokens.sse')]);
+    await servers.start([reply('safety.sse'), reply('blocked-prompt.sse'), reply('max-tokens.sse')]);
     const safety = await model().complete({ messages: 'hi' });
     expect(safety).toMatchObject({
       text: 'I can',
@@ -224,7 +173,7 @@ describe('gemini over HTTP', () => {
 
 describe('gemini errors over HTTP', () => {
   it('retries 503 and 429, then streams the reply', async () => {
-    const recorded = await serve([
+    const recorded = await servers.start([
       errorReply(503, 'error-503.json'),
       errorReply(429, 'error-429.json', { 'retry-after': '0' }),
       reply('text.sse'),
@@ -237,7 +186,7 @@ describe('gemini errors over HTTP', () => {
   });
 
   it('maps HTTP error bodies, plain or array-wrapped, to typed errors', async () => {
-    await serve([errorReply(429, 'error-429.json'), errorReply(400, 'error-400-array.json')]);
+    await servers.start([errorReply(429, 'error-429.json'), errorReply(400, 'error-400-array.json')]);
     const limited = await failure(model().complete({ messages: 'hi' }));
     expect(RateLimitError.is(limited)).toBe(true);
     expect(limited).toMatchObject({ status: 429, errorType: 'RESOURCE_EXHAUSTED' });
@@ -247,7 +196,7 @@ describe('gemini errors over HTTP', () => {
   });
 
   it('does not retry a 400', async () => {
-    const recorded = await serve([errorReply(400, 'error-400.json'), reply('text.sse')]);
+    const recorded = await servers.start([errorReply(400, 'error-400.json'), reply('text.sse')]);
     const error = await failure(
       model({ retry: { maxRetries: 3, initialDelayMs: 1 } }).complete({ messages: 'hi' }),
     );
@@ -258,7 +207,7 @@ describe('gemini errors over HTTP', () => {
 
   it('an error chunk after output is an ApiError and is not retried; before output it is', async () => {
     const early = `data: ${JSON.stringify({ error: { code: 503, message: 'Overloaded', status: 'UNAVAILABLE' } })}\r\n\r\n`;
-    const recorded = await serve([
+    const recorded = await servers.start([
       reply('mid-stream-error.sse'),
       { headers: SSE, chunks: [early] },
       reply('text.sse'),
@@ -277,14 +226,14 @@ describe('gemini errors over HTTP', () => {
     ['an HTML page', [geminiTranscript('html-200.html')], 'text/html'],
     ['an empty body', [], 'text/event-stream'],
   ])('a 200 answer with %s is an IncompleteStreamError, not an empty reply', async (_, chunks, type) => {
-    await serve([{ headers: { 'content-type': type }, chunks }]);
+    await servers.start([{ headers: { 'content-type': type }, chunks }]);
     const error = await failure(model().complete({ messages: 'hi' }));
     expect(IncompleteStreamError.is(error)).toBe(true);
     expect((error as Error).message).toMatch(/no stream chunks/);
   });
 
   it('a stream without finishReason is an IncompleteStreamError after the text so far', async () => {
-    await serve([reply('truncated.sse')]);
+    await servers.start([reply('truncated.sse')]);
     const { events, error } = await settle(model().stream({ messages: 'hi' }));
     expect(events).toEqual([
       { type: 'text-delta', text: 'Hel' },
@@ -294,7 +243,7 @@ describe('gemini errors over HTTP', () => {
   });
 
   it('malformed JSON is a StreamParseError with the raw data', async () => {
-    await serve([reply('malformed.sse')]);
+    await servers.start([reply('malformed.sse')]);
     const error = await failure(model().complete({ messages: 'hi' }));
     expect(StreamParseError.is(error)).toBe(true);
     expect(error).toMatchObject({ raw: '{"candidates":[{"content":{"parts":[{"text":"Hi' });
@@ -302,7 +251,7 @@ describe('gemini errors over HTTP', () => {
 
   it('unsubscribing aborts the request', async () => {
     const text = geminiTranscript('text.sse');
-    const recorded = await serve([
+    const recorded = await servers.start([
       { headers: SSE, chunks: [text.slice(0, text.lastIndexOf('data:'))], hold: true },
     ]);
     const aborted = recorded.nextClientAbort();

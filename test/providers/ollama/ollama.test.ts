@@ -1,19 +1,11 @@
-import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  IncompleteStreamError,
-  type StreamEvent,
-  StreamParseError,
-  TimeoutError,
-} from '../../../src/index.ts';
+import { ApiError, IncompleteStreamError, StreamParseError, TimeoutError } from '../../../src/index.ts';
 import { ollama } from '../../../src/providers/ollama/index.ts';
+import { settle } from '../../support/settle.ts';
 import { randomSplit } from '../../support/split.ts';
-import {
-  type ScriptedResponse,
-  startTranscriptServer,
-  type TranscriptServer,
-} from '../../support/transcript-server.ts';
+import type { ScriptedResponse } from '../../support/transcript-server.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { ollamaFixture } from './contract-fixture.ts';
 
 const ndjson = { 'content-type': 'application/x-ndjson' };
@@ -25,29 +17,16 @@ const body = (text: string, seed = 1): ScriptedResponse => ({
   chunks: randomSplit(text, seed),
 });
 
-function settle(events$: Observable<StreamEvent>): Promise<{ events: StreamEvent[]; error?: unknown }> {
-  return new Promise((resolve) => {
-    const events: StreamEvent[] = [];
-    events$.subscribe({
-      next: (event) => events.push(event),
-      error: (error: unknown) => resolve({ events, error }),
-      complete: () => resolve({ events }),
-    });
-  });
-}
-
 describe('ollama()', () => {
-  let server: TranscriptServer | undefined;
+  const servers = useTranscriptServer();
   const savedHost = process.env.OLLAMA_HOST;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
+  afterEach(() => {
     if (savedHost === undefined) delete process.env.OLLAMA_HOST;
     else process.env.OLLAMA_HOST = savedHost;
   });
 
   it('posts to /api/chat on a host given without scheme, with the bearer key and headers', async () => {
-    server = await startTranscriptServer([body(ollamaFixture.transcripts.text)]);
+    const server = await servers.start([body(ollamaFixture.transcripts.text)]);
     const host = server.url.replace('http://', '');
     const model = ollama('llama3.2', { baseURL: host, apiKey: 'k-1', headers: { 'x-team': 'a' } });
     const response = await model.complete({ messages: 'Hi', temperature: 0 });
@@ -73,7 +52,7 @@ describe('ollama()', () => {
   });
 
   it('reads OLLAMA_HOST when no baseURL is given, and sends no authorization without a key', async () => {
-    server = await startTranscriptServer([body(ollamaFixture.transcripts.text)]);
+    const server = await servers.start([body(ollamaFixture.transcripts.text)]);
     process.env.OLLAMA_HOST = server.url.replace('http://', '');
     const savedKey = process.env.OLLAMA_API_KEY;
     delete process.env.OLLAMA_API_KEY;
@@ -101,7 +80,7 @@ describe('ollama()', () => {
         done: false,
       }) +
       done({ done_reason: 'stop', prompt_eval_count: 5, eval_count: 7 });
-    server = await startTranscriptServer([body(transcript, 3)]);
+    const server = await servers.start([body(transcript, 3)]);
     const model = ollama('qwen3', { baseURL: server.url });
     const events = await lastValueFrom(
       model.stream({ messages: 'x', providerOptions: { emitToolCallDeltas: true } }).pipe(toArray()),
@@ -134,7 +113,7 @@ describe('ollama()', () => {
   });
 
   it('maps done_reason length and unknown reasons, reports another model name, prices when given', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       body(line({ message: { content: 'abc' } }) + done({ done_reason: 'length', eval_count: 2_000_000 })),
       body(done({ done_reason: 'unload', model: 'llama3.2:latest' })),
     ]);
@@ -159,16 +138,14 @@ describe('ollama()', () => {
       line({ message: { content: 'B' }, done: false }) +
       done({ done_reason: 'stop' }) +
       line({ message: { content: 'late' } });
-    server = await startTranscriptServer([body(transcript)]);
+    const server = await servers.start([body(transcript)]);
     const response = await ollama('m', { baseURL: server.url }).complete({ messages: 'x' });
     expect(response.text).toBe('AB');
     expect(response.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
   });
 
   it('errors with StreamParseError carrying the raw line for malformed JSON', async () => {
-    server = await startTranscriptServer([
-      body(`${line({ message: { content: 'A' } })}{"message": {oops}\n`),
-    ]);
+    const server = await servers.start([body(`${line({ message: { content: 'A' } })}{"message": {oops}\n`)]);
     const { events, error } = await settle(ollama('m', { baseURL: server.url }).stream({ messages: 'x' }));
     expect(events).toEqual([{ type: 'text-delta', text: 'A' }]);
     expect(StreamParseError.is(error)).toBe(true);
@@ -176,7 +153,7 @@ describe('ollama()', () => {
   });
 
   it('errors with a typed error for an HTML page, a non-object line, or an empty body on 200', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       {
         headers: { 'content-type': 'text/html' },
         chunks: ['<!DOCTYPE html>\n<html><body>Proxy login</body></html>\n'],
@@ -195,7 +172,7 @@ describe('ollama()', () => {
   });
 
   it('retries an error line that comes before any output, then streams', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       body(line({ error: 'llama runner process has terminated' })),
       body(ollamaFixture.transcripts.text),
     ]);
@@ -206,7 +183,7 @@ describe('ollama()', () => {
   });
 
   it('does not retry a 404 model-not-found and keeps Ollama’s message', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       {
         status: 404,
         headers: { 'content-type': 'application/json' },
@@ -223,7 +200,7 @@ describe('ollama()', () => {
   });
 
   it('times out when the server goes silent', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       { headers: ndjson, chunks: [line({ message: { content: 'A' } })], hold: true },
     ]);
     const aborted = server.nextClientAbort();
@@ -236,7 +213,7 @@ describe('ollama()', () => {
   });
 
   it('unsubscribing aborts the request', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       { headers: ndjson, chunks: [line({ message: { content: 'A' } })], hold: true },
     ]);
     const aborted = server.nextClientAbort();
@@ -247,7 +224,7 @@ describe('ollama()', () => {
   });
 
   it('is cold and exposes capabilities, overridable', async () => {
-    server = await startTranscriptServer([body(ollamaFixture.transcripts.text)]);
+    const server = await servers.start([body(ollamaFixture.transcripts.text)]);
     const model = ollama('llava', { baseURL: server.url, capabilities: { tools: true } });
     model.stream({ messages: 'x' });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -263,7 +240,7 @@ describe('ollama()', () => {
   });
 
   it('sends requests through a given fetch', async () => {
-    server = await startTranscriptServer([body(ollamaFixture.transcripts.text)]);
+    const server = await servers.start([body(ollamaFixture.transcripts.text)]);
     const urls: string[] = [];
     const viaFetch: typeof fetch = (input, init) => {
       urls.push(input instanceof Request ? input.url : String(input));
@@ -274,7 +251,7 @@ describe('ollama()', () => {
   });
 
   it('sends model-level think, keep_alive and options, overridden per request', async () => {
-    server = await startTranscriptServer([body(ollamaFixture.transcripts.text)]);
+    const server = await servers.start([body(ollamaFixture.transcripts.text)]);
     const model = ollama('qwen3', {
       baseURL: server.url,
       think: true,

@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, IncompleteStreamError, NetworkError, RateLimitError } from '../../../src/index.ts';
 import { openai } from '../../../src/providers/openai/index.ts';
+import { settle } from '../../support/settle.ts';
 import { randomSplit } from '../../support/split.ts';
-import {
-  type ScriptedResponse,
-  startTranscriptServer,
-  type TranscriptServer,
-} from '../../support/transcript-server.ts';
+import type { ScriptedResponse } from '../../support/transcript-server.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { fixture, textOf } from './helpers.ts';
 
 const json = { 'content-type': 'application/json' };
@@ -18,18 +16,14 @@ const errorResponse = (status: number, headers: Record<string, string> = {}): Sc
 const text: ScriptedResponse = { chunks: randomSplit(fixture('text.sse'), 42) };
 const GREETING = 'Hello! How can I help you today?';
 
-let server: TranscriptServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = useTranscriptServer();
 
 const model = (retry: false | { maxRetries?: number; initialDelayMs?: number; maxDelayMs?: number }) =>
-  openai('gpt-4o-mini', { baseURL: `${server?.url}/v1`, apiKey: 'sk-test', retry });
+  openai('gpt-4o-mini', { baseURL: `${servers.url}/v1`, apiKey: 'sk-test', retry });
 
 describe('openai HTTP errors', () => {
   it('429 with Retry-After: retried after the server-named wait, then the reply streams', async () => {
-    server = await startTranscriptServer([errorResponse(429, { 'retry-after': '0' }), text]);
+    const server = await servers.start([errorResponse(429, { 'retry-after': '0' }), text]);
     // A huge backoff proves the server's Retry-After (0 s) was used instead.
     const response = await model({ maxRetries: 2, initialDelayMs: 60_000 }).complete({ messages: 'hi' });
     expect(response.text).toBe(GREETING);
@@ -37,7 +31,7 @@ describe('openai HTTP errors', () => {
   });
 
   it('429 with retry-after-ms: waits that long, then succeeds', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       errorResponse(429, { 'retry-after-ms': '150', 'retry-after': '30' }),
       text,
     ]);
@@ -49,7 +43,7 @@ describe('openai HTTP errors', () => {
   });
 
   it('429 without retries: RateLimitError with the message, type and retryAfterMs', async () => {
-    server = await startTranscriptServer([errorResponse(429, { 'retry-after': '20' })]);
+    await servers.start([errorResponse(429, { 'retry-after': '20' })]);
     const error = await model(false)
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -64,14 +58,14 @@ describe('openai HTTP errors', () => {
   });
 
   it('500 then success: retried with backoff', async () => {
-    server = await startTranscriptServer([errorResponse(500), errorResponse(500), text]);
+    const server = await servers.start([errorResponse(500), errorResponse(500), text]);
     const response = await model({ maxRetries: 2, initialDelayMs: 1 }).complete({ messages: 'hi' });
     expect(response.text).toBe(GREETING);
     expect(server.requests).toHaveLength(3);
   });
 
   it('500 every time: ApiError once the retries are spent', async () => {
-    server = await startTranscriptServer([errorResponse(500)]);
+    const server = await servers.start([errorResponse(500)]);
     const error = await model({ maxRetries: 2, initialDelayMs: 1 })
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -82,7 +76,7 @@ describe('openai HTTP errors', () => {
   });
 
   it('400: ApiError with the message, never retried', async () => {
-    server = await startTranscriptServer([errorResponse(400), text]);
+    const server = await servers.start([errorResponse(400), text]);
     const error = await model({ maxRetries: 3, initialDelayMs: 1 })
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -97,7 +91,7 @@ describe('openai HTTP errors', () => {
   });
 
   it('401: ApiError with the message, never retried', async () => {
-    server = await startTranscriptServer([errorResponse(401), text]);
+    const server = await servers.start([errorResponse(401), text]);
     const error = await model({ maxRetries: 3, initialDelayMs: 1 })
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
@@ -107,14 +101,11 @@ describe('openai HTTP errors', () => {
   });
 
   it('an HTML page on 200 (captive portal): IncompleteStreamError, no events', async () => {
-    server = await startTranscriptServer([
+    const server = await servers.start([
       { headers: { 'content-type': 'text/html' }, chunks: randomSplit(fixture('html-200.html'), 3) },
     ]);
-    const events: unknown[] = [];
-    const error = await new Promise((resolve) =>
-      model({ maxRetries: 2, initialDelayMs: 1 })
-        .stream({ messages: 'hi' })
-        .subscribe({ next: (e) => events.push(e), error: resolve, complete: () => resolve(undefined) }),
+    const { events, error } = await settle(
+      model({ maxRetries: 2, initialDelayMs: 1 }).stream({ messages: 'hi' }),
     );
     expect(events).toEqual([]);
     expect(IncompleteStreamError.is(error)).toBe(true);
@@ -123,7 +114,7 @@ describe('openai HTTP errors', () => {
   });
 
   it('an HTML error page on 502: ApiError keeping the raw body', async () => {
-    server = await startTranscriptServer([
+    await servers.start([
       { status: 502, headers: { 'content-type': 'text/html' }, chunks: [fixture('html-200.html')] },
     ]);
     const error = await model(false)
@@ -136,25 +127,19 @@ describe('openai HTTP errors', () => {
   it('a connection cut mid-body: NetworkError or IncompleteStreamError, never a completed reply', async () => {
     const bytes = new TextEncoder().encode(fixture('text.sse'));
     // The cut lands inside the third event; the delay lets the first chunk leave before the socket dies.
-    server = await startTranscriptServer([
+    await servers.start([
       { chunks: [bytes.subarray(0, 700), bytes.subarray(700, 720)], delayMs: 30, cut: true },
     ]);
-    const events: { type: string }[] = [];
-    const error = await new Promise((resolve) =>
-      model(false)
-        .stream({ messages: 'hi' })
-        .subscribe({ next: (e) => events.push(e), error: resolve, complete: () => resolve(undefined) }),
-    );
+    const { events, error } = await settle(model(false).stream({ messages: 'hi' }));
     expect(NetworkError.is(error) || IncompleteStreamError.is(error)).toBe(true);
     expect(events.some((e) => e.type === 'stream-completed')).toBe(false);
-    expect(textOf(events as never)).toBe('Hello');
+    expect(textOf(events)).toBe('Hello');
   });
 
   it('nothing listening: NetworkError', async () => {
-    server = await startTranscriptServer([text]);
+    const server = await servers.start([text]);
     const url = server.url;
     await server.close();
-    server = undefined;
     const error = await openai('gpt-4o-mini', { baseURL: `${url}/v1`, retry: false })
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);

@@ -1,24 +1,21 @@
 import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { computeCost, priceOf, type StreamEvent, TimeoutError, user } from '../../../src/index.ts';
 import { openai } from '../../../src/providers/openai/index.ts';
+import { settle } from '../../support/settle.ts';
 import { randomSplit } from '../../support/split.ts';
-import { startTranscriptServer, type TranscriptServer } from '../../support/transcript-server.ts';
-import { fixture, settle, textOf } from './helpers.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
+import { fixture, textOf } from './helpers.ts';
 
-let server: TranscriptServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = useTranscriptServer();
 
 const model = (options: Parameters<typeof openai>[1] = {}) =>
-  openai('gpt-4o-mini', { baseURL: `${server?.url}/v1`, apiKey: 'sk-test', retry: false, ...options });
+  openai('gpt-4o-mini', { baseURL: `${servers.url}/v1`, apiKey: 'sk-test', retry: false, ...options });
 const GREETING = 'Hello! How can I help you today?';
 
 describe('openai streaming', () => {
   it('200 concurrent streams, each split differently, all complete correctly', async () => {
-    server = await startTranscriptServer((_request, index) => ({
+    const server = await servers.start((_request, index) => ({
       chunks: randomSplit(fixture(index % 2 === 0 ? 'text.sse' : 'parallel-tool-calls.sse'), index + 1, 64),
       delayMs: 1,
     }));
@@ -33,7 +30,7 @@ describe('openai streaming', () => {
 
   it('unsubscribing closes the server-side connection within a few hundred ms', async () => {
     const bytes = new TextEncoder().encode(fixture('text.sse'));
-    server = await startTranscriptServer([{ chunks: [bytes.subarray(0, 900)], hold: true }]);
+    const server = await servers.start([{ chunks: [bytes.subarray(0, 900)], hold: true }]);
     const aborted = server.nextClientAbort();
     const first = await firstValueFrom(model().stream({ messages: 'hi' }));
     const unsubscribedAt = performance.now();
@@ -45,7 +42,7 @@ describe('openai streaming', () => {
 
   it('unsubscribing one of two streams leaves the other running', async () => {
     const bytes = new TextEncoder().encode(fixture('text.sse'));
-    server = await startTranscriptServer((_request, index) =>
+    const server = await servers.start((_request, index) =>
       index === 0
         ? { chunks: [bytes.subarray(0, 900)], hold: true }
         : { chunks: randomSplit(fixture('text.sse'), 9, 200), delayMs: 5 },
@@ -61,7 +58,7 @@ describe('openai streaming', () => {
   });
 
   it('emitToolCallDeltas (request option): the fragments, then tool-calls-ready; not sent on the wire', async () => {
-    server = await startTranscriptServer([{ chunks: randomSplit(fixture('tool-call.sse'), 5) }]);
+    const server = await servers.start([{ chunks: randomSplit(fixture('tool-call.sse'), 5) }]);
     const events = await lastValueFrom(
       model()
         .stream({ messages: 'hi', providerOptions: { emitToolCallDeltas: true, seed: 7 } })
@@ -84,7 +81,7 @@ describe('openai streaming', () => {
   });
 
   it('emitToolCallDeltas (model option) and its per-request override', async () => {
-    server = await startTranscriptServer([{ chunks: [fixture('tool-call.sse')] }]);
+    await servers.start([{ chunks: [fixture('tool-call.sse')] }]);
     const m = model({ emitToolCallDeltas: true });
     const count = (events: StreamEvent[]) => events.filter((e) => e.type === 'tool-call-delta').length;
     expect(count(await lastValueFrom(m.stream({ messages: 'hi' }).pipe(toArray())))).toBe(6);
@@ -93,7 +90,7 @@ describe('openai streaming', () => {
   });
 
   it('complete(): usage, cost for a priced model, finish reasons and timing', async () => {
-    server = await startTranscriptServer([{ chunks: randomSplit(fixture('text.sse'), 8, 300), delayMs: 15 }]);
+    await servers.start([{ chunks: randomSplit(fixture('text.sse'), 8, 300), delayMs: 15 }]);
     const started = performance.now();
     const response = await model().complete({ messages: [user('hi')] });
     const elapsed = performance.now() - started;
@@ -112,7 +109,7 @@ describe('openai streaming', () => {
   });
 
   it('an explicit price overrides the table', async () => {
-    server = await startTranscriptServer([{ chunks: [fixture('text.sse')] }]);
+    await servers.start([{ chunks: [fixture('text.sse')] }]);
     const response = await model({ price: { inputPerMTok: 1_000_000, outputPerMTok: 0 } }).complete({
       messages: 'hi',
     });
@@ -121,7 +118,7 @@ describe('openai streaming', () => {
 
   it('timeoutMs: a stalled stream errors with TimeoutError and closes the connection', async () => {
     const bytes = new TextEncoder().encode(fixture('text.sse'));
-    server = await startTranscriptServer([{ chunks: [bytes.subarray(0, 900)], hold: true }]);
+    const server = await servers.start([{ chunks: [bytes.subarray(0, 900)], hold: true }]);
     const aborted = server.nextClientAbort();
     const { events, error } = await settle(model({ timeoutMs: 100 }).stream({ messages: 'hi' }));
     expect(textOf(events)).toBe('Hello!');
@@ -130,7 +127,7 @@ describe('openai streaming', () => {
   });
 
   it('sends the mapped body with stream options and a bearer key', async () => {
-    server = await startTranscriptServer([{ chunks: [fixture('text.sse')] }]);
+    const server = await servers.start([{ chunks: [fixture('text.sse')] }]);
     await model().complete({ messages: 'hi', system: 'Be brief.', maxOutputTokens: 64, temperature: 0 });
     const request = server.requests[0];
     expect(request?.method).toBe('POST');
@@ -151,7 +148,7 @@ describe('openai streaming', () => {
   });
 
   it('is cold: nothing is sent before subscription, one request per subscription', async () => {
-    server = await startTranscriptServer([{ chunks: [fixture('text.sse')] }]);
+    const server = await servers.start([{ chunks: [fixture('text.sse')] }]);
     const events$ = model().stream({ messages: 'hi' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.requests).toHaveLength(0);

@@ -11,13 +11,14 @@ import {
   StreamParseError,
 } from '../../../src/index.ts';
 import { azureOpenAI, openai } from '../../../src/providers/openai/index.ts';
+import { type Settled, settle } from '../../support/settle.ts';
 import { randomSplit, splitAt } from '../../support/split.ts';
 import {
   type ScriptedResponse,
   startTranscriptServer,
   type TranscriptServer,
 } from '../../support/transcript-server.ts';
-import { comparable, fixture, type Settled, settle, textOf } from './helpers.ts';
+import { comparable, fixture, textOf } from './helpers.ts';
 
 const TRANSCRIPTS = [
   'text.sse',
