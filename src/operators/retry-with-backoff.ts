@@ -83,7 +83,7 @@ export function retryWithBackoff<T>(
         return retryAfter !== undefined && retryAfter > o.maxRetryAfterMs;
       };
       const subscribe = () => {
-        current = source.subscribe({
+        const attemptSubscription = source.subscribe({
           next(value) {
             emitted = true;
             subscriber.next(value);
@@ -101,6 +101,10 @@ export function retryWithBackoff<T>(
           },
           complete: () => subscriber.complete(),
         });
+        // A consumer that stopped during a retry's synchronous first value ran the teardown before
+        // this subscription was known to it: end it here, or it runs on unobserved.
+        if (subscriber.closed) attemptSubscription.unsubscribe();
+        else current = attemptSubscription;
       };
       subscribe();
       return () => {

@@ -46,7 +46,8 @@ export function memoryRateLimiter(options: MemoryRateLimiterOptions): RateLimite
     const time = now();
     const bucket = buckets.get(key) ?? { tokens: capacity, at: time };
     bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, time - bucket.at) * perMs);
-    bucket.at = time;
+    // Never move back: a wall clock set back would otherwise credit the same interval twice.
+    bucket.at = Math.max(bucket.at, time);
     // Re-inserting keeps the map in least-recently-used order for eviction.
     buckets.delete(key);
     buckets.set(key, bucket);

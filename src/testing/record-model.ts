@@ -12,8 +12,9 @@ import { parseRecording, type RecordedEvent, type RecordingHeader } from './reco
  */
 export function recordModel(model: ChatModel, file: string): ChatModel {
   let nextTurn: Promise<number> | undefined;
-  const claimTurn = async (): Promise<number> => {
-    nextTurn ??= readFile(file, 'utf8').then(
+  // Claims are chained synchronously: streams completing together must not read the same number.
+  const claimTurn = (): Promise<number> => {
+    const claimed = (nextTurn ??= readFile(file, 'utf8').then(
       (text) => parseRecording(text, file).turns.length,
       async () => {
         const header: RecordingHeader = {
@@ -26,10 +27,11 @@ export function recordModel(model: ChatModel, file: string): ChatModel {
         await writeFile(file, `${JSON.stringify(header)}\n`);
         return 0;
       },
-    );
-    const turn = await nextTurn;
-    nextTurn = Promise.resolve(turn + 1);
-    return turn;
+    ));
+    nextTurn = claimed.then((turn) => turn + 1);
+    // A failed claim (an unreadable file) fails later claims too, through their own await.
+    nextTurn.catch(() => undefined);
+    return claimed;
   };
 
   const stream = (request: ChatRequest): Observable<StreamEvent> =>

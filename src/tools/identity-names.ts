@@ -49,6 +49,13 @@ function declaredNames(node: JsonSchemaObject, pointer: string, out: DeclaredNam
       out.push({ name, pointer: `${pointer}/properties/${pointerSegment(name)}` });
   }
   const lists: [string, unknown][] = [['required', node.required]];
+  // Key names a map spells out (zod's partialRecord over an enum): the model may send them as fields.
+  const keys = node.propertyNames;
+  if (isRecord(keys)) {
+    lists.push(['propertyNames/enum', keys.enum]);
+    if (typeof keys.const === 'string')
+      out.push({ name: keys.const, pointer: `${pointer}/propertyNames/const` });
+  }
   for (const key of ['dependentRequired', 'dependencies'] as const) {
     const value = node[key];
     if (!isRecord(value)) continue;
@@ -67,7 +74,7 @@ function declaredNames(node: JsonSchemaObject, pointer: string, out: DeclaredNam
 
 /**
  * The first identity-shaped property name declared anywhere in `schema` (properties, required,
- * dependentRequired, dependencies, at any depth), or `undefined`.
+ * dependentRequired, dependencies, propertyNames enum/const, at any depth), or `undefined`.
  * @param extra more names to refuse, compared the same way
  */
 export function findIdentityArgument(

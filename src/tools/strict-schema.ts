@@ -10,7 +10,9 @@ const isUnionBranch = (pointer: string): boolean => /^\/(anyOf|oneOf)\//.test(po
 
 /**
  * A plain union (`anyOf`/`oneOf` whose every branch says what it is, with nothing else composing the
- * object): each branch is then made strict on its own, which is exact.
+ * object): each branch is then made strict on its own, which is exact. A `$ref` branch counts: its
+ * target (in `$defs`/`definitions`, or the root) is made strict where it is defined, and zod writes
+ * every recursive or named (`.meta({ id })`) member of a union as one.
  */
 function isPlainUnion(node: JsonSchemaObject): boolean {
   if (isRecord(node.properties) || node.allOf !== undefined || node.if !== undefined) return false;
@@ -18,7 +20,9 @@ function isPlainUnion(node: JsonSchemaObject): boolean {
   const branches = [node.anyOf, node.oneOf].flatMap((b) => (Array.isArray(b) ? b : []));
   return (
     branches.length > 0 &&
-    branches.every((b) => isRecord(b) && (b.type !== undefined || isRecord(b.properties)))
+    branches.every(
+      (b) => isRecord(b) && (b.type !== undefined || isRecord(b.properties) || typeof b.$ref === 'string'),
+    )
   );
 }
 
@@ -43,7 +47,8 @@ function strictNode(node: JsonSchemaObject, inPlace: boolean, root: boolean): Js
   if (inPlace || union) return copy;
   if (copy.unevaluatedProperties !== undefined || !isOpen(copy.additionalProperties)) return copy;
   const composed = inPlaceNames(node, new Set());
-  const declares = isRecord(copy.properties) || composed.size > 0;
+  // Pattern-named keys are declared too: a key matching no pattern is as unknown as an undeclared name.
+  const declares = isRecord(copy.properties) || isRecord(copy.patternProperties) || composed.size > 0;
   // An object that declares no properties is a map whose keys are data; the root never is.
   if (!declares && !(root && copy.type === 'object')) return copy;
   if (composed.size > 0) {
@@ -65,7 +70,8 @@ function strictNode(node: JsonSchemaObject, inPlace: boolean, root: boolean): Js
  * - plain unions (`anyOf`/`oneOf` of typed branches) are made strict branch by branch;
  * - other composition (allOf, properties beside anyOf, if/then) is made strict on the owning schema,
  *   after declaring the branches' property names there;
- * - objects that declare no properties (`{ type: 'object' }`, records) are maps whose keys are data,
+ * - objects that declare neither properties nor patternProperties (`{ type: 'object' }`, records) are
+ *   maps whose keys are data,
  *   and explicit `additionalProperties` schemas and `unevaluatedProperties` are kept as written;
  * - `$schema` is removed (the dialect is kept beside the schema).
  */

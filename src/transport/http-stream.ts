@@ -1,4 +1,4 @@
-import ky from 'ky';
+import ky, { isKyError } from 'ky';
 import { Observable } from 'rxjs';
 import { NetworkError, RxAgentError } from '../core/index.ts';
 import { type ErrorBodyParser, httpError } from './http-error.ts';
@@ -41,7 +41,17 @@ export function httpStream(options: HttpRequestOptions): Observable<Uint8Array> 
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
     const run = async () => {
-      const body = JSON.stringify(options.body);
+      let body: string;
+      try {
+        body = JSON.stringify(options.body);
+      } catch (cause) {
+        // A caller's bug (a BigInt, a cycle): not a network failure, and never worth a retry.
+        throw new RxAgentError(
+          `${options.provider}: the request body cannot be serialised as JSON`,
+          'invalid_request',
+          { cause },
+        );
+      }
       let headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
       if (options.prepare)
         headers = await options.prepare({ url: options.url, method: 'POST', headers, body });
@@ -56,10 +66,12 @@ export function httpStream(options: HttpRequestOptions): Observable<Uint8Array> 
           throwHttpErrors: false,
           ...(options.fetch ? { fetch: options.fetch } : {}),
         });
-      } catch (cause) {
-        throw new NetworkError(`${options.provider}: request to ${options.url} failed`, {
+      } catch (error) {
+        // ky's error carries the Request, headers included (API keys, signatures): keep only the
+        // underlying fetch failure. The URL loses its query and credentials (keys travel there too).
+        throw new NetworkError(`${options.provider}: request to ${endpointOf(options.url)} failed`, {
           provider: options.provider,
-          cause,
+          cause: isKyError(error) ? error.cause : error,
         });
       }
       if (!response.ok) {
@@ -103,4 +115,14 @@ export function httpStream(options: HttpRequestOptions): Observable<Uint8Array> 
       reader?.cancel().catch(() => undefined);
     };
   });
+}
+
+/** `url` without credentials, query or fragment, for messages; never the URL itself when it does not parse. */
+function endpointOf(url: string): string {
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${origin}${pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
 }

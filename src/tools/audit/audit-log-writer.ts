@@ -32,9 +32,8 @@ export class AuditLogWriter {
   append(record: ToolInvocationRecord): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ record, resolve, reject });
-      this.#draining ??= this.#drain().finally(() => {
-        this.#draining = undefined;
-      });
+      // #drain always awaits before it can finish, so this runs before its `finally` clears it.
+      this.#draining ??= this.#drain();
     });
   }
 
@@ -45,28 +44,36 @@ export class AuditLogWriter {
 
   /** Writes what is queued, then closes the file. */
   async close(): Promise<void> {
-    await this.idle();
+    // An append may start a new drain between idle() settling and this code resuming: wait again.
+    do await this.idle();
+    while (this.#draining);
     const file = this.#file;
     this.#file = undefined;
     await file?.handle.close();
   }
 
   async #drain(): Promise<void> {
-    while (this.#pending.length > 0) {
-      const batch = this.#pending.splice(0);
-      try {
-        this.#file ??= await openAuditLog(this.path);
-        await this.#write(this.#file, batch);
-      } catch (error) {
-        // The file may end in a partial line: reopen (which cuts it off) on the next append.
-        const file = this.#file;
-        this.#file = undefined;
-        await file?.handle.close().catch(() => undefined);
-        const failure = AuditLogError.is(error)
-          ? error
-          : new AuditLogError(`Could not write audit log ${this.path}`, { path: this.path, cause: error });
-        for (const p of batch) p.reject(failure);
+    // Marked idle in the same synchronous step that sees the queue empty, so an append queued after
+    // it starts a new drain (clearing it in a later `.finally` left such an append queued forever).
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending.splice(0);
+        try {
+          this.#file ??= await openAuditLog(this.path);
+          await this.#write(this.#file, batch);
+        } catch (error) {
+          // The file may end in a partial line: reopen (which cuts it off) on the next append.
+          const file = this.#file;
+          this.#file = undefined;
+          await file?.handle.close().catch(() => undefined);
+          const failure = AuditLogError.is(error)
+            ? error
+            : new AuditLogError(`Could not write audit log ${this.path}`, { path: this.path, cause: error });
+          for (const p of batch) p.reject(failure);
+        }
       }
+    } finally {
+      this.#draining = undefined;
     }
   }
 

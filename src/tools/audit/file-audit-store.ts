@@ -61,8 +61,10 @@ export function fileAuditStore(
       closed = true;
       writer.users -= 1;
       if (writer.users > 0) return writer.idle();
-      writers.delete(path);
+      // Stay registered while closing: a store opened on this path meanwhile must share this writer
+      // (a second writer would read the head before the pending lines land and fork the chain).
       await writer.close();
+      if (writer.users === 0 && writers.get(path) === writer) writers.delete(path);
     },
   };
 }
