@@ -33,7 +33,11 @@ export const IDENTITY_ARGUMENT_NAMES: readonly string[] = Object.freeze([
 
 /** `userId`, `user_id`, `USER-ID` → `userid`. */
 export function canonicalArgumentName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  // NFKC first, so full-width and other compatibility look-alikes ('ｕｓｅｒ＿ｉｄ') fold to ASCII.
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /** A declared property name found in a schema, and where. */

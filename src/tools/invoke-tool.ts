@@ -50,6 +50,10 @@ async function run(env: InvokeEnvironment, call: ToolCall, options: InvokeOption
     actor: options.actor,
   };
   const base = { call, tool, invocation };
+  // A call cancelled before it ran takes no rate-limit token and reaches no authorize().
+  if (options.signal?.aborted) {
+    return { ...base, status: 'error', error: { message: `The call of ${tool.name} was cancelled` } };
+  }
   if (env.policy) {
     let decision: PolicyDecision;
     try {

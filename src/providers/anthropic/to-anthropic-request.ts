@@ -105,7 +105,8 @@ export function toAnthropicRequest(
     ...(thinking === undefined
       ? {}
       : { thinking: { type: 'enabled', budget_tokens: thinking.budgetTokens } }),
-    stream: true,
     ...wire,
+    // Last: the decoder needs a stream, whatever the provider options say.
+    stream: true,
   };
 }

@@ -75,7 +75,8 @@ async function syncDirectory(dir: string): Promise<void> {
 /** Opens (creating if needed, with its directory) an audit log for appending and finds its head. */
 export async function openAuditLog(path: string): Promise<{ handle: FileHandle; head: AuditLogHead }> {
   await mkdir(dirname(path), { recursive: true });
-  const handle = await open(path, 'a+');
+  // Owner-only: the log holds raw tool arguments and results.
+  const handle = await open(path, 'a+', 0o600);
   try {
     const head = await recoverHead(handle, path);
     if (head.seq === 0) await syncDirectory(dirname(path));
