@@ -1,7 +1,9 @@
 // `npm run bench`: every runner against the local server, each run in a fresh process, runners
-// interleaved round-robin within each round, a warm-up round discarded, medians reported.
+// interleaved round-robin within each round, a warm-up round discarded, medians reported. Each
+// process times a cold pass (its first request) and a warm pass (after one untimed warm-up).
+// Then the in-process CPU benchmark (cpu.ts) and tool validation (tool-validation.ts).
 // Env: BENCH_ROUNDS (default 5), BENCH_MODES=text,tools, BENCH_RUNNERS=raw,openai, BENCH_TIMEOUT_MS,
-// BENCH_EVENTS_PER_WRITE (see bench/server.ts).
+// BENCH_WARM=0 (cold pass only), BENCH_WARMUP_PASSES (default 1), BENCH_EVENTS_PER_WRITE (see server.ts).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -9,7 +11,16 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expectedFor } from './lib/fixtures.ts';
 import { isMode, MODE_SPECS, MODES, type Mode } from './lib/modes.ts';
-import { formatTable, judge, type RunnerResult, summarize, TARGETS } from './lib/report.ts';
+import {
+  formatTable,
+  judge,
+  PHASES,
+  type RunnerResult,
+  type Sample,
+  summarize,
+  TARGETS,
+} from './lib/report.ts';
+import { type PassReport, WARM_PASSES, WARMUP_PASSES } from './lib/runner-harness.ts';
 import { RUNNERS } from './lib/runners.ts';
 import { spawnRunner } from './lib/spawn-runner.ts';
 import { verify } from './lib/verify.ts';
@@ -40,14 +51,38 @@ console.log(
     `${EVENTS_PER_WRITE} SSE events per server write · server ${server.origin} · load ${load()}`,
 );
 console.log('×raw = median over rounds of (runner ÷ raw in the same round); TTFT = first content delta');
+console.log(
+  WARM_PASSES
+    ? `cold = each process's first request; warm = its pass after ${WARMUP_PASSES} untimed warm-up pass(es); ` +
+        'RSS = peak after the cold pass, RSS all = peak after the warm pass'
+    : 'BENCH_WARM=0: cold pass only',
+);
+
+const sampleOf = (round: number, pass: PassReport): Sample => ({
+  round,
+  ms: pass.ms!,
+  ttftMs: pass.ttftMs!,
+  rssMB: pass.rssMB!,
+  events: pass.events!,
+});
 
 const byMode = new Map<Mode, RunnerResult[]>();
 const loudFailures: string[] = [];
 for (const mode of modes) {
   const expected = expectedFor(mode);
+  const expectedWarm = expectedFor(mode, MODE_SPECS[mode].warmStreams);
   const eligible = runners.filter((r) => r.wires.includes(MODE_SPECS[mode].wire));
-  const results: RunnerResult[] = eligible.map((r) => ({ runner: r.name, samples: [], failures: [] }));
+  const results: RunnerResult[] = eligible.map((r) => ({
+    runner: r.name,
+    samples: { cold: [], warm: [] },
+    failures: [],
+  }));
   const skippedRunners = new Set<string>();
+  const fail = (result: RunnerResult, message: string): void => {
+    result.failures.push(message);
+    loudFailures.push(message);
+    console.error(`\n!!! RUNNER FAILED VERIFICATION — ${message}\n`);
+  };
   for (let round = 0; round <= rounds; round++) {
     const order = eligible.map((_, i) => eligible[(i + round) % eligible.length]!);
     const line: string[] = [];
@@ -63,24 +98,33 @@ for (const mode of modes) {
       }
       const problems = report.error ? [report.error] : verify(report, expected);
       if (problems.length > 0) {
-        const message = `${mode} round ${round} ${runner.name}: ${problems.join('; ')}`;
-        result.failures.push(message);
-        loudFailures.push(message);
-        console.error(`\n!!! RUNNER FAILED VERIFICATION — ${message}\n`);
+        fail(result, `${mode} round ${round} ${runner.name} (cold): ${problems.join('; ')}`);
         line.push(`${runner.name} FAILED`);
         continue;
       }
-      const sample = {
-        round,
-        ms: report.ms!,
-        ttftMs: report.ttftMs!,
-        rssMB: report.rssMB!,
-        events: report.events!,
-      };
-      if (round > 0) result.samples.push(sample);
-      line.push(`${runner.name} ${sample.ms.toFixed(0)}ms`);
+      const cold = sampleOf(round, report);
+      if (round > 0) result.samples.cold.push(cold);
+      let warmText = '';
+      if (WARM_PASSES) {
+        const warm = report.warm;
+        const warmProblems = !warm
+          ? ['no warm pass in the report']
+          : warm.error
+            ? [warm.error]
+            : verify(warm, expectedWarm);
+        if (warm && warmProblems.length === 0) {
+          const sample = sampleOf(round, warm);
+          if (round > 0) result.samples.warm.push(sample);
+          warmText = `/${sample.ms.toFixed(0)}`;
+        } else {
+          fail(result, `${mode} round ${round} ${runner.name} (warm): ${warmProblems.join('; ')}`);
+          warmText = '/FAILED';
+        }
+      }
+      line.push(`${runner.name} ${cold.ms.toFixed(0)}${warmText}ms`);
     }
-    console.log(`  ${mode} ${round === 0 ? 'warm-up' : `round ${round}/${rounds}`}: ${line.join(', ')}`);
+    const what = round === 0 ? 'warm-up round' : `round ${round}/${rounds}`;
+    console.log(`  ${mode} ${what}${WARM_PASSES ? ' (cold/warm)' : ''}: ${line.join(', ')}`);
   }
   summarize(results);
   byMode.set(mode, results);
@@ -88,13 +132,29 @@ for (const mode of modes) {
 }
 await server.close();
 
-const verdicts = judge(byMode);
+const verdicts = judge(byMode).filter((v) => WARM_PASSES || v.phase === 'cold');
 console.log('── targets (rxagent ÷ raw, paired per round, median) ──');
-for (const v of verdicts) {
-  const ratio = v.ratio === undefined ? '' : ` ${v.ratio.toFixed(2)}×`;
+console.log(
+  '  cold = first request of a fresh process (what the targets have always measured)' +
+    (WARM_PASSES ? `; warm = pass ${WARMUP_PASSES + 2} of the same process` : ''),
+);
+const verdictText = (phase: string, v: (typeof verdicts)[number] | undefined): string =>
+  !v ? '' : `${phase} ${v.ratio === undefined ? '—' : `${v.ratio.toFixed(2)}×`} ${v.status}`.padEnd(17);
+for (const target of TARGETS.filter((t) => byMode.has(t.mode))) {
+  const of = verdicts.filter((v) => v.mode === target.mode && v.metric === target.metric);
+  const cold = of.find((v) => v.phase === 'cold');
+  const warm = of.find((v) => v.phase === 'warm');
+  const notes = [...new Set(of.flatMap((v) => (v.note ? [v.note] : [])))];
+  const what = `${target.mode} ${target.metric === 'ms' ? 'wall time' : 'peak RSS'} ≤ ${target.max}×`;
   console.log(
-    `  ${v.status.padEnd(4)} ${v.mode} ${v.metric === 'ms' ? 'wall time' : 'peak RSS'} ≤ ${v.max}×${ratio}${v.note ? ` (${v.note})` : ''}`,
+    `  ${what.padEnd(34)} ${verdictText('cold', cold)} ${verdictText('warm', warm)}`.trimEnd() +
+      (notes.length ? ` (${notes.join('; ')})` : ''),
   );
+}
+for (const phase of PHASES) {
+  const of = verdicts.filter((v) => v.phase === phase);
+  if (of.length === 0) continue;
+  console.log(`  ${phase}: ${of.filter((v) => v.status === 'PASS').length}/${of.length} PASS`);
 }
 if (loudFailures.length > 0) {
   console.log(`\n!!! ${loudFailures.length} run(s) FAILED verification (excluded from medians):`);
@@ -108,6 +168,8 @@ const results = {
   node: process.version,
   cpus: availableParallelism(),
   rounds,
+  warmPasses: WARM_PASSES,
+  warmupPasses: WARMUP_PASSES,
   eventsPerWrite: EVENTS_PER_WRITE,
   loadAverageAtEnd: loadavg()[0],
   targets: TARGETS,
@@ -122,14 +184,22 @@ console.log(
     (loadavg()[0]! > availableParallelism() ? ' — other work competed with the runs: figures are noisy' : ''),
 );
 
-// The tool-validation benchmark is a standalone script owned elsewhere; run it last and show its output.
-const toolValidation = fileURLToPath(new URL('./tool-validation.ts', import.meta.url));
-if (existsSync(toolValidation)) {
-  console.log('\n── tool validation (bench/tool-validation.ts) ──');
+// Standalone in-process benchmarks, run last with their output shown: the CPU cost of the stream
+// pipeline without HTTP (cpu.ts), and tool validation (owned elsewhere, run when present).
+const extras = [
+  { file: 'cpu.ts', title: 'CPU, in-process, no HTTP (bench/cpu.ts)' },
+  { file: 'tool-validation.ts', title: 'tool validation (bench/tool-validation.ts)' },
+];
+for (const { file, title } of extras) {
+  const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
+  if (!existsSync(path)) {
+    console.log(`\n${title}: skipped (not present)`);
+    continue;
+  }
+  console.log(`\n── ${title} ──`);
   const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, [...process.execArgv, toolValidation], { stdio: 'inherit' }).on('close', resolve);
+    spawn(process.execPath, [...process.execArgv, path], { stdio: 'inherit' }).on('close', resolve);
   });
-  if (code !== 0) console.log(`tool-validation exited with ${code}`);
-} else {
-  console.log('\ntool validation: skipped (bench/tool-validation.ts not present)');
+  if (code !== 0) console.log(`${file} exited with ${code}`);
 }
+console.log(`\nbench total: ${((performance.now() - started) / 1000).toFixed(0)} s`);

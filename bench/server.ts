@@ -87,7 +87,7 @@ async function writeAll(res: ServerResponse, writes: readonly Buffer[]): Promise
 export async function startBenchServer(perWrite = EVENTS_PER_WRITE): Promise<BenchServer> {
   const bodies = renderAll(perWrite);
   const completed = Object.fromEntries(MODES.map((m) => [m, 0])) as Record<Mode, number>;
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     void (async () => {
       const match = /^\/([a-z-]+)\/v1\/(chat\/completions|messages)$/.exec(req.url ?? '');
       const mode = match?.[1] ?? '';

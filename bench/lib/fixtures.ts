@@ -160,15 +160,18 @@ export function fixtureFor(mode: Mode): Fixture {
   return fixture;
 }
 
-/** What a runner must report for `mode`. */
-export function expectedFor(mode: Mode): Expected {
+/**
+ * What a runner must report for `mode`.
+ * @param streams streams in the pass checked @default MODE_SPECS[mode].streams (the cold pass)
+ */
+export function expectedFor(mode: Mode, streams = MODE_SPECS[mode].streams): Expected {
   const spec = MODE_SPECS[mode];
   const fixture = fixtureFor(mode);
   const finishReasons =
     spec.kind === 'text' ? ['stop', 'end_turn'] : ['tool-calls', 'tool_calls', 'tool_use', 'tool-use'];
   return {
-    streams: spec.streams,
-    deltas: spec.streams * spec.deltasPerStream,
+    streams,
+    deltas: streams * spec.deltasPerStream,
     textSha: sha1(fixture.tokens.join('')),
     toolCalls: fixture.toolCalls.map((c) => ({
       id: c.id,

@@ -13,19 +13,39 @@ export interface ModeSpec {
   streams: number;
   /** Content deltas (text tokens or tool-argument fragments) per stream. */
   deltasPerStream: number;
+  /**
+   * Streams in each of the warm-up and warm passes (see `runner-harness.ts`). Equal to `streams`
+   * except in `concurrent`, where a full second and third pass would triple the mode's runtime.
+   */
+  warmStreams: number;
 }
 
 /** The shape of every mode. */
 export const MODE_SPECS: Readonly<Record<Mode, ModeSpec>> = {
-  text: { mode: 'text', wire: 'openai', kind: 'text', streams: 1, deltasPerStream: 20_000 },
-  tools: { mode: 'tools', wire: 'openai', kind: 'tools', streams: 1, deltasPerStream: 20_000 },
-  concurrent: { mode: 'concurrent', wire: 'openai', kind: 'text', streams: 200, deltasPerStream: 2_000 },
+  text: { mode: 'text', wire: 'openai', kind: 'text', streams: 1, deltasPerStream: 20_000, warmStreams: 1 },
+  tools: {
+    mode: 'tools',
+    wire: 'openai',
+    kind: 'tools',
+    streams: 1,
+    deltasPerStream: 20_000,
+    warmStreams: 1,
+  },
+  concurrent: {
+    mode: 'concurrent',
+    wire: 'openai',
+    kind: 'text',
+    streams: 200,
+    deltasPerStream: 2_000,
+    warmStreams: 20,
+  },
   'anthropic-text': {
     mode: 'anthropic-text',
     wire: 'anthropic',
     kind: 'text',
     streams: 1,
     deltasPerStream: 20_000,
+    warmStreams: 1,
   },
   'anthropic-tools': {
     mode: 'anthropic-tools',
@@ -33,6 +53,7 @@ export const MODE_SPECS: Readonly<Record<Mode, ModeSpec>> = {
     kind: 'tools',
     streams: 1,
     deltasPerStream: 20_000,
+    warmStreams: 1,
   },
 };
 

@@ -1,4 +1,13 @@
-import type { Mode } from './modes.ts';
+import { MODE_SPECS, type Mode } from './modes.ts';
+
+/**
+ * Which pass of a runner process: `cold` is its first request (what the targets have always
+ * measured), `warm` the third, after the cold pass and one untimed warm-up (`runner-harness.ts`).
+ */
+export type Phase = 'cold' | 'warm';
+
+/** Both phases, in the order they are reported. */
+export const PHASES: readonly Phase[] = ['cold', 'warm'];
 
 /** One measured, verified run. */
 export interface Sample {
@@ -12,10 +21,10 @@ export interface Sample {
 /** Everything one runner produced in one mode. */
 export interface RunnerResult {
   runner: string;
-  samples: Sample[];
+  samples: Record<Phase, Sample[]>;
   failures: string[];
   skipped?: string;
-  summary?: Summary;
+  summary?: Partial<Record<Phase, Summary>>;
 }
 
 /** Ratios to the raw loop, per metric. */
@@ -64,36 +73,44 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Fills every result's `summary`, with ratios against the `raw` runner when it has samples. */
+function summaryOf(samples: readonly Sample[]): Summary {
+  const ms = median(samples.map((s) => s.ms));
+  return {
+    runs: samples.length,
+    ms,
+    eventsPerSec: (median(samples.map((s) => s.events)) / ms) * 1000,
+    ttftMs: median(samples.map((s) => s.ttftMs)),
+    rssMB: median(samples.map((s) => s.rssMB)),
+  };
+}
+
+/** Fills every result's `summary` per phase, with ratios against the `raw` runner's same phase. */
 export function summarize(results: RunnerResult[]): void {
   for (const r of results) {
-    if (r.samples.length === 0) continue;
-    const ms = median(r.samples.map((s) => s.ms));
-    r.summary = {
-      runs: r.samples.length,
-      ms,
-      eventsPerSec: (median(r.samples.map((s) => s.events)) / ms) * 1000,
-      ttftMs: median(r.samples.map((s) => s.ttftMs)),
-      rssMB: median(r.samples.map((s) => s.rssMB)),
-    };
+    const summary: Partial<Record<Phase, Summary>> = {};
+    for (const phase of PHASES) if (r.samples[phase].length > 0) summary[phase] = summaryOf(r.samples[phase]);
+    if (summary.cold || summary.warm) r.summary = summary;
   }
   const raw = results.find((r) => r.runner === 'raw');
-  if (!raw?.summary) return;
-  const rawByRound = new Map(raw.samples.map((s) => [s.round, s]));
-  for (const r of results) {
-    const summary = r.summary;
-    if (!summary) continue;
-    const pairs = r.samples.flatMap((s) => {
-      const base = rawByRound.get(s.round);
-      return base ? [[s, base] as const] : [];
-    });
-    const paired = (m: keyof Ratios): number => median(pairs.map(([s, b]) => s[m] / b[m]));
-    summary.ratio = { ms: paired('ms'), ttftMs: paired('ttftMs'), rssMB: paired('rssMB') };
-    summary.ratioOfMedians = {
-      ms: summary.ms / raw.summary.ms,
-      ttftMs: summary.ttftMs / raw.summary.ttftMs,
-      rssMB: summary.rssMB / raw.summary.rssMB,
-    };
+  for (const phase of PHASES) {
+    const base = raw?.summary?.[phase];
+    if (!raw || !base) continue;
+    const rawByRound = new Map(raw.samples[phase].map((s) => [s.round, s]));
+    for (const r of results) {
+      const summary = r.summary?.[phase];
+      if (!summary) continue;
+      const pairs = r.samples[phase].flatMap((s) => {
+        const b = rawByRound.get(s.round);
+        return b ? [[s, b] as const] : [];
+      });
+      const paired = (m: keyof Ratios): number => median(pairs.map(([s, b]) => s[m] / b[m]));
+      summary.ratio = { ms: paired('ms'), ttftMs: paired('ttftMs'), rssMB: paired('rssMB') };
+      summary.ratioOfMedians = {
+        ms: summary.ms / base.ms,
+        ttftMs: summary.ttftMs / base.ttftMs,
+        rssMB: summary.rssMB / base.rssMB,
+      };
+    }
   }
 }
 
@@ -102,22 +119,47 @@ const fixed = (n: number | undefined, digits: number): string =>
 const times = (n: number | undefined): string =>
   n === undefined || Number.isNaN(n) ? '—' : `${n.toFixed(2)}×`;
 
-/** The per-mode table, as lines. */
+/** The per-mode table, as lines: cold and warm side by side. */
 export function formatTable(mode: Mode, results: readonly RunnerResult[]): string[] {
-  const head = ['runner', 'median ms', '×raw', 'events/s', 'TTFT ms', '×raw', 'peak RSS MB', '×raw', 'runs'];
+  const head = [
+    'runner',
+    'cold ms',
+    '×raw',
+    'warm ms',
+    '×raw',
+    'TTFT cold',
+    '×raw',
+    'TTFT warm',
+    '×raw',
+    'RSS MB',
+    '×raw',
+    'RSS all',
+    '×raw',
+    'events/s',
+    'runs',
+  ];
   const rows = results.map((r) => {
-    const s = r.summary;
-    if (!s) return [r.runner, r.skipped ? `skipped: ${r.skipped}` : 'FAILED', '', '', '', '', '', '', '0'];
+    const c = r.summary?.cold;
+    const w = r.summary?.warm;
+    if (!c && !w)
+      return [r.runner, r.skipped ? `skipped: ${r.skipped}` : 'FAILED', ...head.slice(2).fill('')];
+    const failed = r.failures.length ? ` (+${r.failures.length} failed)` : '';
     return [
       r.runner,
-      fixed(s.ms, 1),
-      times(s.ratio?.ms),
-      Math.round(s.eventsPerSec).toLocaleString('en-US'),
-      fixed(s.ttftMs, 1),
-      times(s.ratio?.ttftMs),
-      fixed(s.rssMB, 1),
-      times(s.ratio?.rssMB),
-      `${s.runs}${r.failures.length ? ` (+${r.failures.length} failed)` : ''}`,
+      fixed(c?.ms, 1),
+      times(c?.ratio?.ms),
+      fixed(w?.ms, 1),
+      times(w?.ratio?.ms),
+      fixed(c?.ttftMs, 1),
+      times(c?.ratio?.ttftMs),
+      fixed(w?.ttftMs, 1),
+      times(w?.ratio?.ttftMs),
+      fixed(c?.rssMB, 1),
+      times(c?.ratio?.rssMB),
+      fixed(w?.rssMB, 1),
+      times(w?.ratio?.rssMB),
+      c ? Math.round(c.eventsPerSec).toLocaleString('en-US') : '—',
+      `${c?.runs ?? 0}/${w?.runs ?? 0}${failed}`,
     ];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
@@ -126,31 +168,40 @@ export function formatTable(mode: Mode, results: readonly RunnerResult[]): strin
       .map((c, i) =>
         i === 0 || (cells[1] ?? '').startsWith('skipped') ? c.padEnd(widths[i]!) : c.padStart(widths[i]!),
       )
-      .join('  ');
-  return [`── ${mode} ──`, line(head), ...rows.map(line)];
+      .join('  ')
+      .trimEnd();
+  const spec = MODE_SPECS[mode];
+  const warmNote =
+    spec.warmStreams === spec.streams
+      ? ''
+      : ` (warm pass: ${spec.warmStreams} of the ${spec.streams} streams)`;
+  return [`── ${mode} ──${warmNote}`, line(head), ...rows.map(line)];
 }
 
-/** One target's verdict. */
+/** One target's verdict in one phase. */
 export interface Verdict extends Target {
+  phase: Phase;
   ratio?: number;
   status: 'PASS' | 'FAIL' | 'n/a';
   note?: string;
 }
 
-/** Judges rxagent against every target of the modes that ran. */
+/** Judges rxagent against every target of the modes that ran, cold and warm. */
 export function judge(byMode: ReadonlyMap<Mode, readonly RunnerResult[]>): Verdict[] {
-  return TARGETS.filter((t) => byMode.has(t.mode)).map((t) => {
-    const results = byMode.get(t.mode) ?? [];
-    const rx = results.find((r) => r.runner === 'rxagent');
-    const ratio = rx?.summary?.ratio?.[t.metric];
-    if (ratio === undefined) {
-      const note = !rx
-        ? 'rxagent not run'
-        : rx.skipped
-          ? `rxagent skipped: ${rx.skipped}`
-          : 'no rxagent or raw samples';
-      return { ...t, status: 'n/a', note };
-    }
-    return { ...t, ratio, status: ratio <= t.max ? 'PASS' : 'FAIL' };
-  });
+  return TARGETS.filter((t) => byMode.has(t.mode)).flatMap((t) =>
+    PHASES.map((phase): Verdict => {
+      const results = byMode.get(t.mode) ?? [];
+      const rx = results.find((r) => r.runner === 'rxagent');
+      const ratio = rx?.summary?.[phase]?.ratio?.[t.metric];
+      if (ratio === undefined) {
+        const note = !rx
+          ? 'rxagent not run'
+          : rx.skipped
+            ? `rxagent skipped: ${rx.skipped}`
+            : `no rxagent or raw ${phase} samples`;
+        return { ...t, phase, status: 'n/a', note };
+      }
+      return { ...t, phase, ratio, status: ratio <= t.max ? 'PASS' : 'FAIL' };
+    }),
+  );
 }

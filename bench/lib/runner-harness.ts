@@ -15,23 +15,33 @@ export interface StreamOutcome {
 /** Streams one request of `spec` from the server at `origin` and reports what arrived. */
 export type StreamOnce = (spec: ModeSpec, origin: string) => Promise<StreamOutcome>;
 
-/** The JSON line every runner prints. */
-export interface RunnerReport {
-  runner: string;
-  mode: Mode;
+/** What arrived in one timed pass, checked against the server by `verify.ts`. */
+export interface PassCheck {
+  streams: number;
+  deltas: number;
+  textShas: string[];
+  toolCalls: { id: string; name: string; argsSha: string }[];
+  finishReasons: string[];
+}
+
+/** The figures of one timed pass (or why it failed). */
+export interface PassReport {
   ms?: number;
   ttftMs?: number;
   events?: number;
+  /** Peak RSS of the whole process so far (`maxRSS`), read right after the pass. */
   rssMB?: number;
-  check?: {
-    streams: number;
-    deltas: number;
-    textShas: string[];
-    toolCalls: { id: string; name: string; argsSha: string }[];
-    finishReasons: string[];
-  };
-  skipped?: string;
+  check?: PassCheck;
   error?: string;
+}
+
+/** The JSON line every runner prints: the cold pass at the top level, the warm pass under `warm`. */
+export interface RunnerReport extends PassReport {
+  runner: string;
+  mode: Mode;
+  /** The warm pass (after the cold pass and one untimed warm-up); absent when `BENCH_WARM=0`. */
+  warm?: PassReport;
+  skipped?: string;
 }
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
@@ -57,54 +67,84 @@ export function printReport(report: RunnerReport): void {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
+/** `false` when `BENCH_WARM=0`: only the cold pass runs (children inherit the variable). */
+export const WARM_PASSES = process.env.BENCH_WARM !== '0';
+
+/** Untimed passes between the cold and the warm pass. @default 1 (BENCH_WARMUP_PASSES) */
+export const WARMUP_PASSES = Math.max(0, Number(process.env.BENCH_WARMUP_PASSES ?? 1));
+
+/** Digests what arrived (outside any timing): counts, sha1 of every stream's text, tool calls. */
+export function checkOf(outcomes: readonly StreamOutcome[]): PassCheck {
+  const first = outcomes[0];
+  return {
+    streams: outcomes.length,
+    deltas: outcomes.reduce((n, o) => n + o.deltas, 0),
+    textShas: [...new Set(outcomes.map((o) => sha1(o.text)))],
+    toolCalls: (first?.toolCalls ?? []).map((c) => ({
+      id: c.id,
+      name: c.name,
+      argsSha: sha1(JSON.stringify(c.args)),
+    })),
+    finishReasons: [...new Set(outcomes.map((o) => o.finishReason))],
+  };
+}
+
 /**
- * Runs one measured pass of a mode in this process: starts `spec.streams` streams at once, waits
- * for all, then (outside the timing) digests what arrived and prints one JSON line. TTFT is the
- * median over streams of (first content delta − that stream's start).
+ * One pass: starts `streams` streams at once, waits for all, and reports wall time, the median
+ * over streams of (first content delta − that stream's start), and (outside the timing) what arrived.
+ */
+async function timedPass(
+  streams: number,
+  streamOnce: StreamOnce,
+  spec: ModeSpec,
+  origin: string,
+): Promise<PassReport> {
+  const starts: number[] = [];
+  const t0 = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: streams }, () => {
+      starts.push(performance.now());
+      return streamOnce(spec, origin);
+    }),
+  );
+  const ms = performance.now() - t0;
+  const rssMB = process.resourceUsage().maxRSS / 1024;
+  const ttfts = outcomes.map((o, i) => (o.firstDeltaAt ?? Number.NaN) - starts[i]!);
+  const check = checkOf(outcomes);
+  return { ms, ttftMs: median(ttfts), events: check.deltas, rssMB, check };
+}
+
+const describe = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+/**
+ * Runs a mode in this process and prints one JSON line. First the **cold** pass (`spec.streams`
+ * streams; the first request this process makes, what the targets have always measured), then,
+ * unless `BENCH_WARM=0`, `WARMUP_PASSES` untimed warm-up passes and a timed **warm** pass
+ * (`spec.warmStreams` streams each): the same client objects, JIT-compiled code and pooled
+ * keep-alive connections.
  */
 export async function runBenchmark(runner: string, streamOnce: StreamOnce): Promise<void> {
   const { spec, origin } = runnerArgs();
   // Node loads its fetch implementation lazily; some SDKs touch it at import, others on their first
   // request. Load it here for everyone so no runner's timing includes that one-off cost.
   await new Response('warm').text();
+  let cold: PassReport;
   try {
-    const starts: number[] = [];
-    const t0 = performance.now();
-    const outcomes = await Promise.all(
-      Array.from({ length: spec.streams }, () => {
-        starts.push(performance.now());
-        return streamOnce(spec, origin);
-      }),
-    );
-    const ms = performance.now() - t0;
-    const ttfts = outcomes.map((o, i) => (o.firstDeltaAt ?? Number.NaN) - starts[i]!);
-    const deltas = outcomes.reduce((n, o) => n + o.deltas, 0);
-    const first = outcomes[0];
-    printReport({
-      runner,
-      mode: spec.mode,
-      ms,
-      ttftMs: median(ttfts),
-      events: deltas,
-      rssMB: process.resourceUsage().maxRSS / 1024,
-      check: {
-        streams: outcomes.length,
-        deltas,
-        textShas: [...new Set(outcomes.map((o) => sha1(o.text)))],
-        toolCalls: (first?.toolCalls ?? []).map((c) => ({
-          id: c.id,
-          name: c.name,
-          argsSha: sha1(JSON.stringify(c.args)),
-        })),
-        finishReasons: [...new Set(outcomes.map((o) => o.finishReason))],
-      },
-    });
+    cold = await timedPass(spec.streams, streamOnce, spec, origin);
   } catch (error) {
-    printReport({
-      runner,
-      mode: spec.mode,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    });
+    printReport({ runner, mode: spec.mode, error: describe(error) });
+    process.exitCode = 1;
+    return;
+  }
+  if (!WARM_PASSES) return printReport({ runner, mode: spec.mode, ...cold });
+  let warm: PassReport;
+  try {
+    for (let i = 0; i < WARMUP_PASSES; i++) await timedPass(spec.warmStreams, streamOnce, spec, origin);
+    warm = await timedPass(spec.warmStreams, streamOnce, spec, origin);
+  } catch (error) {
+    warm = { error: describe(error) };
     process.exitCode = 1;
   }
+  printReport({ runner, mode: spec.mode, ...cold, warm });
 }

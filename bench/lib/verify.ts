@@ -1,8 +1,8 @@
 import type { Expected } from './fixtures.ts';
-import type { RunnerReport } from './runner-harness.ts';
+import type { PassReport } from './runner-harness.ts';
 
-/** Everything wrong with a runner's report against what the server sent; empty when correct. */
-export function verify(report: RunnerReport, expected: Expected): string[] {
+/** Everything wrong with one pass of a runner against what the server sent; empty when correct. */
+export function verify(report: PassReport, expected: Expected): string[] {
   const check = report.check;
   if (!check) return ['no check data in the report'];
   const problems: string[] = [];

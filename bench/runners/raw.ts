@@ -1,24 +1,8 @@
-// The floor: fetch + eventsource-parser + JSON.parse, reading response.body with a reader.
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+// The floor: fetch + eventsource-parser + JSON.parse, reading response.body with a reader
+// (the parsing loop is lib/raw-consumer.ts, shared with cpu.ts).
 import { BENCH_TOOLS, endpointFor, type ModeSpec, modelIdFor } from '../lib/modes.ts';
+import { createRawConsumer } from '../lib/raw-consumer.ts';
 import { runBenchmark, type StreamOutcome } from '../lib/runner-harness.ts';
-
-interface OpenAIChunk {
-  choices: {
-    delta: {
-      content?: string | null;
-      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
-    };
-    finish_reason: string | null;
-  }[];
-}
-interface AnthropicEvent {
-  type: string;
-  index?: number;
-  content_block?: { type: string; id?: string; name?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string };
-  error?: { message: string };
-}
 
 function requestBody(spec: ModeSpec): string {
   const messages = [{ role: 'user', content: 'hi' }];
@@ -51,72 +35,7 @@ function requestBody(spec: ModeSpec): string {
 }
 
 async function streamOnce(spec: ModeSpec, origin: string): Promise<StreamOutcome> {
-  const out: StreamOutcome = {
-    deltas: 0,
-    text: '',
-    toolCalls: [],
-    finishReason: '',
-    firstDeltaAt: undefined,
-  };
-  const calls: { id: string; name: string; args: string }[] = [];
-  let done = false;
-  const onOpenAI = (data: string): void => {
-    if (data === '[DONE]') {
-      done = true;
-      return;
-    }
-    const choice = (JSON.parse(data) as OpenAIChunk).choices[0];
-    if (!choice) return;
-    const { content, tool_calls } = choice.delta;
-    if (content) {
-      out.firstDeltaAt ??= performance.now();
-      out.deltas++;
-      out.text += content;
-    }
-    if (tool_calls) {
-      for (const tc of tool_calls) {
-        let call = calls[tc.index];
-        if (!call) {
-          call = { id: '', name: '', args: '' };
-          calls[tc.index] = call;
-        }
-        if (tc.id) call.id = tc.id;
-        if (tc.function?.name) call.name = tc.function.name;
-        const fragment = tc.function?.arguments;
-        if (fragment) {
-          out.firstDeltaAt ??= performance.now();
-          out.deltas++;
-          call.args += fragment;
-        }
-      }
-    }
-    if (choice.finish_reason) out.finishReason = choice.finish_reason;
-  };
-  const onAnthropic = (data: string): void => {
-    const event = JSON.parse(data) as AnthropicEvent;
-    if (event.type === 'content_block_delta') {
-      const piece = event.delta?.type === 'text_delta' ? event.delta.text : event.delta?.partial_json;
-      if (!piece) return;
-      out.firstDeltaAt ??= performance.now();
-      out.deltas++;
-      if (event.delta?.type === 'text_delta') out.text += piece;
-      else calls[event.index ?? 0]!.args += piece;
-    } else if (event.type === 'content_block_start' && event.content_block?.type === 'tool_use') {
-      calls[event.index ?? 0] = {
-        id: event.content_block.id ?? '',
-        name: event.content_block.name ?? '',
-        args: '',
-      };
-    } else if (event.type === 'message_delta') {
-      out.finishReason = event.delta?.stop_reason ?? '';
-    } else if (event.type === 'message_stop') {
-      done = true;
-    } else if (event.type === 'error') {
-      throw new Error(event.error?.message ?? 'error event');
-    }
-  };
-  const onData = spec.wire === 'openai' ? onOpenAI : onAnthropic;
-  const parser = createParser({ onEvent: (event: EventSourceMessage) => onData(event.data) });
+  const consumer = createRawConsumer(spec);
   const headers: Record<string, string> =
     spec.wire === 'openai'
       ? { 'content-type': 'application/json', authorization: 'Bearer bench' }
@@ -124,19 +43,12 @@ async function streamOnce(spec: ModeSpec, origin: string): Promise<StreamOutcome
   const res = await fetch(endpointFor(origin, spec), { method: 'POST', headers, body: requestBody(spec) });
   if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
   const reader = res.body.getReader();
-  const decoder = new TextDecoder();
   for (;;) {
-    const { done: end, value } = await reader.read();
-    if (end) break;
-    parser.feed(decoder.decode(value, { stream: true }));
+    const { done, value } = await reader.read();
+    if (done) break;
+    consumer.feed(value);
   }
-  if (!done) throw new Error('stream ended before its terminal event');
-  out.toolCalls = calls.map((c) => ({
-    id: c.id,
-    name: c.name,
-    args: c.args.trim() ? JSON.parse(c.args) : {},
-  }));
-  return out;
+  return consumer.finish();
 }
 
 await runBenchmark('raw', streamOnce);

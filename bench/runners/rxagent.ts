@@ -2,16 +2,10 @@
 import { existsSync } from 'node:fs';
 import { BENCH_TOOLS, baseURLFor, type ModeSpec, modelIdFor } from '../lib/modes.ts';
 import { printReport, runBenchmark, runnerArgs, type StreamOutcome } from '../lib/runner-harness.ts';
+import { type BenchEvent, createRxCollector } from '../lib/rx-collector.ts';
 
 // Typed against DESIGN.md rather than imported statically, so this file type-checks and the
 // harness can report "skipped" while a provider module does not exist yet.
-interface BenchEvent {
-  type: string;
-  text?: string;
-  argumentsDelta?: string;
-  toolCalls?: { id: string; name: string; arguments: Record<string, unknown> }[];
-  response?: { finishReason: string };
-}
 interface BenchModel {
   stream(request: { messages: string; tools?: unknown[] }): {
     subscribe(observer: {
@@ -23,7 +17,7 @@ interface BenchModel {
 }
 type Factory = (
   modelId: string,
-  options: { baseURL: string; apiKey: string; retry: false; emitToolCallDeltas: boolean },
+  options: { baseURL: string; apiKey: string; emitToolCallDeltas: boolean },
 ) => BenchModel;
 
 const PROVIDERS = { openai: 'openai', anthropic: 'anthropic' } as const;
@@ -47,7 +41,6 @@ if (!existsSync(url)) {
       const options = {
         baseURL,
         apiKey: 'bench',
-        retry: false as const,
         emitToolCallDeltas: spec.kind === 'tools',
       };
       model = (factory as Factory)(modelIdFor(spec), options);
@@ -57,46 +50,11 @@ if (!existsSync(url)) {
   };
   const streamOnce = (spec: ModeSpec, origin: string): Promise<StreamOutcome> =>
     new Promise((resolve, reject) => {
-      const out: StreamOutcome = {
-        deltas: 0,
-        text: '',
-        toolCalls: [],
-        finishReason: '',
-        firstDeltaAt: undefined,
-      };
+      const { out, next } = createRxCollector();
       const request = { messages: 'hi', ...(spec.kind === 'tools' ? { tools: [...BENCH_TOOLS] } : {}) };
       modelFor(spec, origin)
         .stream(request)
-        .subscribe({
-          next: (event) => {
-            switch (event.type) {
-              case 'text-delta':
-                if (event.text) {
-                  out.firstDeltaAt ??= performance.now();
-                  out.deltas++;
-                  out.text += event.text;
-                }
-                break;
-              case 'tool-call-delta':
-                if (event.argumentsDelta) {
-                  out.firstDeltaAt ??= performance.now();
-                  out.deltas++;
-                }
-                break;
-              case 'tool-calls-ready':
-                for (const c of event.toolCalls ?? [])
-                  out.toolCalls.push({ id: c.id, name: c.name, args: c.arguments });
-                break;
-              case 'stream-completed':
-                out.finishReason = event.response?.finishReason ?? '';
-                break;
-              default:
-                break;
-            }
-          },
-          error: reject,
-          complete: () => resolve(out),
-        });
+        .subscribe({ next, error: reject, complete: () => resolve(out) });
     });
   await runBenchmark('rxagent', streamOnce);
 }

@@ -1,0 +1,197 @@
+// The CPU cost of rxagent's stream pipeline against the raw loop, in one process, without HTTP:
+// the bodies the bench server sends, cut into fixed-size chunks, fed synchronously to
+//   raw:     lib/raw-consumer.ts (eventsource-parser + JSON.parse, the `raw` runner's loop)
+//   rxagent: the pipeline providerStream builds (src/providers/shared/provider-stream.ts), minus
+//            httpStream: defer(from(chunks) → decode → mapChunks(fresh mapper)) → retryWithBackoff →
+//            accumulateToolCalls → completeResponse, with each provider's own decode and mapper,
+//            consumed by lib/rx-collector.ts (the `rxagent` runner's consumer).
+// Warmed up, then both interleaved; medians. Run: node --conditions=rxagent-source bench/cpu.ts
+// Env: BENCH_CPU_ITERATIONS (default 25, minimum 25), BENCH_CPU_CHUNK (bytes per chunk, default 1500).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { defer, from, type Observable, type OperatorFunction } from 'rxjs';
+import type { StreamEvent } from '../src/core/index.ts';
+import {
+  accumulateToolCalls,
+  completeResponse,
+  decodeSSE,
+  retryWithBackoff,
+} from '../src/operators/index.ts';
+import { createAnthropicMapper } from '../src/providers/anthropic/create-anthropic-mapper.ts';
+import { decodeOpenAIStream } from '../src/providers/openai/decode-openai-stream.ts';
+import { openAIChunkMapper } from '../src/providers/openai/map-openai-chunk.ts';
+import { type ChunkMapper, mapChunks } from '../src/providers/shared/index.ts';
+import { expectedFor, fixtureFor } from './lib/fixtures.ts';
+import { MODE_SPECS, type Mode, type ModeSpec } from './lib/modes.ts';
+import { createRawConsumer } from './lib/raw-consumer.ts';
+import { renderAnthropic } from './lib/render-anthropic.ts';
+import { renderOpenAI } from './lib/render-openai.ts';
+import { median } from './lib/report.ts';
+import { checkOf, type StreamOutcome } from './lib/runner-harness.ts';
+import { createRxCollector } from './lib/rx-collector.ts';
+import { verify } from './lib/verify.ts';
+
+const MODES: readonly Mode[] = ['text', 'tools', 'anthropic-text', 'anthropic-tools'];
+const ITERATIONS = Math.max(25, Number(process.env.BENCH_CPU_ITERATIONS ?? 25));
+const WARMUP = 10;
+const CHUNK_BYTES = Number(process.env.BENCH_CPU_CHUNK ?? 1500);
+
+/** One stream's body, as the server renders it, cut every `CHUNK_BYTES` (mid-event, mid-character). */
+function chunksOf(spec: ModeSpec): Uint8Array[] {
+  const fixture = fixtureFor(spec.mode);
+  const events = spec.wire === 'openai' ? renderOpenAI(fixture) : renderAnthropic(fixture);
+  const body = new TextEncoder().encode(events.join(''));
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < body.length; i += CHUNK_BYTES) chunks.push(body.subarray(i, i + CHUNK_BYTES));
+  return chunks;
+}
+
+function rawPass(spec: ModeSpec, chunks: readonly Uint8Array[]): StreamOutcome {
+  const consumer = createRawConsumer(spec);
+  for (const chunk of chunks) consumer.feed(chunk);
+  return consumer.finish();
+}
+
+/** providerStream's pipeline with `from(chunks)` in place of `httpStream`; cold like the real one. */
+function pipelineOf<Chunk>(
+  chunks: readonly Uint8Array[],
+  decode: OperatorFunction<Uint8Array, Chunk>,
+  createMapper: () => ChunkMapper<Chunk>,
+  spec: ModeSpec,
+): Observable<StreamEvent> {
+  const attempt = defer(() => from(chunks).pipe(decode, mapChunks(createMapper())));
+  return attempt.pipe(
+    retryWithBackoff({}),
+    accumulateToolCalls({ emitDeltas: spec.kind === 'tools' }),
+    completeResponse({ provider: spec.wire, model: 'bench' }),
+  );
+}
+
+/** The pipeline of the provider that speaks `spec.wire`: its own decode and chunk mapper. */
+const rxPipeline = (spec: ModeSpec, chunks: readonly Uint8Array[]): Observable<StreamEvent> =>
+  spec.wire === 'openai'
+    ? pipelineOf(chunks, decodeOpenAIStream(), () => openAIChunkMapper('openai'), spec)
+    : pipelineOf(chunks, decodeSSE(), () => createAnthropicMapper(), spec);
+
+function rxPass(pipeline: Observable<StreamEvent>): StreamOutcome {
+  const { out, next } = createRxCollector();
+  let completed = false;
+  let failure: unknown;
+  pipeline.subscribe({
+    next,
+    error: (error: unknown) => {
+      failure = error;
+    },
+    complete: () => {
+      completed = true;
+    },
+  });
+  if (failure !== undefined) throw failure;
+  if (!completed) throw new Error('the pipeline did not complete synchronously');
+  return out;
+}
+
+const timed = (pass: () => StreamOutcome): number => {
+  const t0 = performance.now();
+  pass();
+  return performance.now() - t0;
+};
+
+interface CpuResult {
+  mode: Mode;
+  events: number;
+  chunks: number;
+  rawMs: number;
+  rxMs: number;
+  ratio: number;
+  rawNsPerEvent: number;
+  rxNsPerEvent: number;
+  problems: string[];
+}
+
+function measure(mode: Mode): CpuResult {
+  const spec = MODE_SPECS[mode];
+  const chunks = chunksOf(spec);
+  const pipeline = rxPipeline(spec, chunks);
+  const raw = (): StreamOutcome => rawPass(spec, chunks);
+  const rx = (): StreamOutcome => rxPass(pipeline);
+  const expected = expectedFor(mode, 1);
+  const problems = [
+    ...verify({ check: checkOf([raw()]) }, expected).map((p) => `raw: ${p}`),
+    ...verify({ check: checkOf([rx()]) }, expected).map((p) => `rxagent: ${p}`),
+  ];
+  for (let i = 0; i < WARMUP; i++) {
+    raw();
+    rx();
+  }
+  const rawMs: number[] = [];
+  const rxMs: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    // Alternate which goes first, so neither always runs right after the other's garbage.
+    if (i % 2 === 0) {
+      rawMs.push(timed(raw));
+      rxMs.push(timed(rx));
+    } else {
+      rxMs.push(timed(rx));
+      rawMs.push(timed(raw));
+    }
+  }
+  const events = spec.deltasPerStream;
+  const r = median(rawMs);
+  const x = median(rxMs);
+  return {
+    mode,
+    events,
+    chunks: chunks.length,
+    rawMs: r,
+    rxMs: x,
+    ratio: x / r,
+    rawNsPerEvent: (r / events) * 1e6,
+    rxNsPerEvent: (x / events) * 1e6,
+    problems,
+  };
+}
+
+console.log(
+  `${ITERATIONS} timed iterations after ${WARMUP} warm-up, interleaved · ${CHUNK_BYTES}-byte chunks · ` +
+    'ms = median per stream · ×raw = ratio of medians · ns/event per content delta',
+);
+const head = [
+  'mode',
+  'events',
+  'chunks',
+  'raw ms',
+  'rxagent ms',
+  '×raw',
+  'raw ns/ev',
+  'rxagent ns/ev',
+  '+ns/ev',
+];
+const rows: string[][] = [];
+const results: CpuResult[] = [];
+for (const mode of MODES) {
+  const r = measure(mode);
+  results.push(r);
+  rows.push([
+    r.mode,
+    r.events.toLocaleString('en-US'),
+    String(r.chunks),
+    r.rawMs.toFixed(2),
+    r.rxMs.toFixed(2),
+    `${r.ratio.toFixed(2)}×`,
+    r.rawNsPerEvent.toFixed(0),
+    r.rxNsPerEvent.toFixed(0),
+    (r.rxNsPerEvent - r.rawNsPerEvent).toFixed(0),
+  ]);
+}
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+for (const row of [head, ...rows])
+  console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+const failed = results.filter((r) => r.problems.length > 0);
+for (const r of failed) console.error(`!!! ${r.mode} FAILED VERIFICATION — ${r.problems.join('; ')}`);
+if (failed.length > 0) process.exitCode = 1;
+
+const outDir = fileURLToPath(new URL('../.bench-out/', import.meta.url));
+await mkdir(outDir, { recursive: true });
+const json = { date: new Date().toISOString(), node: process.version, iterations: ITERATIONS, results };
+await writeFile(`${outDir}cpu.json`, `${JSON.stringify({ ...json, chunkBytes: CHUNK_BYTES }, null, 2)}\n`);
