@@ -1,5 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import { StreamParseError } from '../core/index.ts';
+import { textFeed } from './text-feed.ts';
 
 /**
  * Decodes newline-delimited JSON (one JSON value per line) from a byte or text stream.
@@ -14,8 +15,6 @@ import { StreamParseError } from '../core/index.ts';
 export function decodeNDJSON<T = unknown>(): OperatorFunction<Uint8Array | string, T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-      let decoding = false;
       let started = false;
       // The current line's text so far; V8 concatenates strings as ropes, so this stays linear.
       let pending = '';
@@ -55,23 +54,13 @@ export function decodeNDJSON<T = unknown>(): OperatorFunction<Uint8Array | strin
         if (start < chunk.length) pending += start === 0 ? chunk : chunk.slice(start);
       };
 
-      const flushDecoder = () => {
-        if (!decoding) return;
-        decoding = false;
-        feed(decoder.decode());
-      };
+      const text = textFeed(feed);
 
       return source.subscribe({
         next(chunk) {
           if (subscriber.closed) return;
           try {
-            if (typeof chunk === 'string') {
-              flushDecoder();
-              feed(chunk);
-            } else {
-              decoding = true;
-              feed(decoder.decode(chunk, { stream: true }));
-            }
+            text.push(chunk);
           } catch (error) {
             subscriber.error(error);
           }
@@ -79,7 +68,7 @@ export function decodeNDJSON<T = unknown>(): OperatorFunction<Uint8Array | strin
         error: (error) => subscriber.error(error),
         complete() {
           try {
-            flushDecoder();
+            text.end();
             if (pending !== '') emitLine(pending);
           } catch (error) {
             subscriber.error(error);

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { textFeed } from './text-feed.ts';
 import { Observable, type OperatorFunction } from 'rxjs';
 
 /** One server-sent event. `event` and `id` are present only when the server sent them. */
@@ -34,31 +35,18 @@ export function decodeSSE(options: DecodeSSEOptions = {}): OperatorFunction<Uint
   const { onRetry, onComment } = options;
   return (source) =>
     new Observable<SSEMessage>((subscriber) => {
-      // ignoreBOM keeps the BOM in the text so the parser strips exactly one, bytes or strings.
-      const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-      let decoding = false;
       const parser = createParser({
         onEvent: (event: EventSourceMessage) => subscriber.next(toMessage(event)),
         ...(onRetry ? { onRetry } : {}),
         ...(onComment ? { onComment } : {}),
       });
-      const flushDecoder = () => {
-        if (!decoding) return;
-        decoding = false;
-        const tail = decoder.decode();
-        if (tail !== '') parser.feed(tail);
-      };
+      // The parser strips the BOM the text keeps.
+      const text = textFeed((chunk) => parser.feed(chunk));
       return source.subscribe({
         next(chunk) {
           if (subscriber.closed) return;
           try {
-            if (typeof chunk === 'string') {
-              flushDecoder();
-              parser.feed(chunk);
-            } else {
-              decoding = true;
-              parser.feed(decoder.decode(chunk, { stream: true }));
-            }
+            text.push(chunk);
           } catch (error) {
             subscriber.error(error);
           }
@@ -66,7 +54,7 @@ export function decodeSSE(options: DecodeSSEOptions = {}): OperatorFunction<Uint
         error: (error) => subscriber.error(error),
         complete() {
           try {
-            flushDecoder();
+            text.end();
             parser.reset({ consume: true });
           } catch (error) {
             subscriber.error(error);
