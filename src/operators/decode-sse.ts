@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { textFeed } from './text-feed.ts';
 import { Observable, type OperatorFunction } from 'rxjs';
+import { textFeed } from './text-feed.ts';
 
 /** One server-sent event. `event` and `id` are present only when the server sent them. */
 export interface SSEMessage {
