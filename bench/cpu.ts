@@ -18,7 +18,6 @@ import {
   retryWithBackoff,
 } from '../src/operators/index.ts';
 import { createAnthropicMapper } from '../src/providers/anthropic/create-anthropic-mapper.ts';
-import { decodeOpenAIStream } from '../src/providers/openai/decode-openai-stream.ts';
 import { openAIChunkMapper } from '../src/providers/openai/map-openai-chunk.ts';
 import { type ChunkMapper, mapChunks } from '../src/providers/shared/index.ts';
 import { expectedFor, fixtureFor } from './lib/fixtures.ts';
@@ -70,7 +69,7 @@ function pipelineOf<Chunk>(
 /** The pipeline of the provider that speaks `spec.wire`: its own decode and chunk mapper. */
 const rxPipeline = (spec: ModeSpec, chunks: readonly Uint8Array[]): Observable<StreamEvent> =>
   spec.wire === 'openai'
-    ? pipelineOf(chunks, decodeOpenAIStream(), () => openAIChunkMapper('openai'), spec)
+    ? pipelineOf(chunks, decodeSSE(), () => openAIChunkMapper('openai'), spec)
     : pipelineOf(chunks, decodeSSE(), () => createAnthropicMapper(), spec);
 
 function rxPass(pipeline: Observable<StreamEvent>): StreamOutcome {

@@ -1,6 +1,6 @@
-import { IncompleteStreamError, type ProviderEvent, StreamParseError } from '../../core/index.ts';
+import { IncompleteStreamError, type ProviderEvent } from '../../core/index.ts';
 import type { SSEMessage } from '../../operators/index.ts';
-import { type ChunkMapper, NO_EVENTS } from '../shared/index.ts';
+import { type ChunkMapper, NO_EVENTS, parseEventJson } from '../shared/index.ts';
 import { createAnthropicStreamState } from './anthropic-stream-state.ts';
 import type { AnthropicStreamEvent } from './anthropic-wire.ts';
 import { mapAnthropicEvent } from './map-anthropic-event.ts';
@@ -18,15 +18,7 @@ export function createAnthropicMapper(jsonTool?: string): ChunkMapper<SSEMessage
       const raw = message.data;
       // Keep-alive events of proxies may carry no data at all.
       if (raw === '') return NO_EVENTS;
-      let event: AnthropicStreamEvent;
-      try {
-        event = JSON.parse(raw) as AnthropicStreamEvent;
-      } catch (cause) {
-        throw new StreamParseError('anthropic: a stream event is not valid JSON', raw, { cause });
-      }
-      if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-        throw new StreamParseError('anthropic: a stream event is not a JSON object', raw);
-      }
+      const event = parseEventJson<AnthropicStreamEvent>(raw, 'anthropic');
       if (event.type === undefined && message.event !== undefined) event.type = message.event;
       return mapAnthropicEvent(event, state);
     },

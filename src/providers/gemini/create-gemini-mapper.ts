@@ -1,6 +1,6 @@
-import { IncompleteStreamError, type ProviderEvent, StreamParseError } from '../../core/index.ts';
+import { IncompleteStreamError, type ProviderEvent } from '../../core/index.ts';
 import type { SSEMessage } from '../../operators/index.ts';
-import { type ChunkMapper, NO_EVENTS } from '../shared/index.ts';
+import { type ChunkMapper, NO_EVENTS, parseEventJson } from '../shared/index.ts';
 import type { GeminiChunk } from './gemini-wire.ts';
 import { createGeminiStreamState, geminiFinish, mapGeminiChunk } from './map-gemini-chunk.ts';
 
@@ -15,16 +15,7 @@ export function createGeminiMapper(): ChunkMapper<SSEMessage> {
     map(message: SSEMessage): readonly ProviderEvent[] {
       const raw = message.data;
       if (raw === '') return NO_EVENTS;
-      let chunk: GeminiChunk;
-      try {
-        chunk = JSON.parse(raw) as GeminiChunk;
-      } catch (cause) {
-        throw new StreamParseError('gemini: a stream chunk is not valid JSON', raw, { cause });
-      }
-      if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
-        throw new StreamParseError('gemini: a stream chunk is not a JSON object', raw);
-      }
-      return mapGeminiChunk(chunk, state, raw);
+      return mapGeminiChunk(parseEventJson<GeminiChunk>(raw, 'gemini'), state, raw);
     },
     end(): readonly ProviderEvent[] {
       const finish = geminiFinish(state);

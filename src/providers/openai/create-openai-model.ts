@@ -1,12 +1,12 @@
 import { defer } from 'rxjs';
 import type { ChatModel, ChatRequest, ModelCapabilities, ModelPrice } from '../../core/index.ts';
+import { decodeSSE } from '../../operators/index.ts';
 import {
   createChatModel,
   type ProviderOptions,
   providerStream,
   splitProviderOptions,
 } from '../shared/index.ts';
-import { decodeOpenAIStream } from './decode-openai-stream.ts';
 import { openAIChunkMapper } from './map-openai-chunk.ts';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './to-openai-request.ts';
 
@@ -31,7 +31,7 @@ export interface OpenAIModelConfig {
  */
 export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
   const { provider, modelId, url, headers, options } = config;
-  const decode = decodeOpenAIStream();
+  const decode = decodeSSE();
   const createMapper = () => openAIChunkMapper(provider);
 
   const stream = (request: ChatRequest) =>

@@ -1,11 +1,11 @@
 export { AZURE_OPENAI_API_VERSION, type AzureOpenAIOptions, azureOpenAI } from './azure-openai.ts';
-export { decodeOpenAIStream, parseOpenAIMessages } from './decode-openai-stream.ts';
 export {
   createOpenAIChunkState,
   endOpenAIStream,
   mapOpenAIChunk,
   type OpenAIChunkState,
   openAIChunkMapper,
+  parseOpenAIMessage,
 } from './map-openai-chunk.ts';
 export { mapOpenAIFinishReason, mapOpenAIUsage } from './map-openai-finish.ts';
 export { OPENAI_DEFAULT_BASE_URL, type OpenAIOptions, openai } from './openai.ts';

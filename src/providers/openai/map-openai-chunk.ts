@@ -6,10 +6,16 @@ import {
   type ToolCallDelta,
   type Usage,
 } from '../../core/index.ts';
-import { type ChunkMapper, NO_EVENTS } from '../shared/index.ts';
+import type { SSEMessage } from '../../operators/index.ts';
+import { type ChunkMapper, NO_EVENTS, parseEventJson } from '../shared/index.ts';
 import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-openai-finish.ts';
 import { openAIStreamError, openAIStreamErrorOf } from './openai-stream-error.ts';
-import { OPENAI_DONE, type OpenAIStreamItem, type OpenAIToolCallDelta } from './openai-wire.ts';
+import {
+  OPENAI_DONE,
+  type OpenAIChunk,
+  type OpenAIStreamItem,
+  type OpenAIToolCallDelta,
+} from './openai-wire.ts';
 
 /** What {@link mapOpenAIChunk} remembers between the chunks of one stream. Mutable, one per attempt. */
 export interface OpenAIChunkState {
@@ -154,11 +160,29 @@ function finishPart(state: OpenAIChunkState): FinishPart {
 }
 
 /**
- * The `ChunkMapper` of one OpenAI-format stream: {@link mapOpenAIChunk} and
- * {@link endOpenAIStream} over a fresh state.
+ * One server-sent event of an OpenAI-format stream: `[DONE]` becomes `OPENAI_DONE`, empty data
+ * (keep-alive) `undefined`, anything else its JSON object (else `StreamParseError` with the raw data).
  * @param provider names the provider in errors
  */
-export function openAIChunkMapper(provider: string): ChunkMapper<OpenAIStreamItem> {
+export function parseOpenAIMessage(message: SSEMessage, provider: string): OpenAIStreamItem | undefined {
+  const { data } = message;
+  if (data === '[DONE]') return OPENAI_DONE;
+  if (data === '') return undefined;
+  return parseEventJson<OpenAIChunk>(data, provider);
+}
+
+/**
+ * The `ChunkMapper` of one OpenAI-format stream (after `decodeSSE()`): {@link parseOpenAIMessage},
+ * {@link mapOpenAIChunk} and {@link endOpenAIStream} over a fresh state.
+ * @param provider names the provider in errors
+ */
+export function openAIChunkMapper(provider: string): ChunkMapper<SSEMessage> {
   const state = createOpenAIChunkState(provider);
-  return { map: (item) => mapOpenAIChunk(item, state), end: () => endOpenAIStream(state) };
+  return {
+    map(message) {
+      const item = parseOpenAIMessage(message, provider);
+      return item === undefined ? NO_EVENTS : mapOpenAIChunk(item, state);
+    },
+    end: () => endOpenAIStream(state),
+  };
 }

@@ -2,5 +2,6 @@ export { type ChunkMapper, NO_EVENTS } from './chunk-mapper.ts';
 export { createChatModel } from './create-chat-model.ts';
 export { inlineMedia, sniffImageType } from './inline-media.ts';
 export { mapChunks } from './map-chunks.ts';
+export { parseEventJson } from './parse-event-json.ts';
 export { env, type ProviderOptions, splitProviderOptions, trimSlash } from './provider-options.ts';
 export { type ProviderStreamConfig, providerStream } from './provider-stream.ts';

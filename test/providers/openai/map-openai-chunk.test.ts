@@ -1,4 +1,3 @@
-import { lastValueFrom, of, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ApiError, IncompleteStreamError, RateLimitError, StreamParseError } from '../../../src/index.ts';
 import {
@@ -10,7 +9,7 @@ import {
   OPENAI_DONE,
   type OpenAIChunk,
   openAIChunkMapper,
-  parseOpenAIMessages,
+  parseOpenAIMessage,
 } from '../../../src/providers/openai/index.ts';
 
 const state = () => createOpenAIChunkState('openai');
@@ -129,7 +128,7 @@ describe('mapOpenAIChunk', () => {
   it('the ChunkMapper wraps a fresh state per mapper', () => {
     const a = openAIChunkMapper('x');
     const b = openAIChunkMapper('x');
-    a.map(delta({ content: 'hi' }, 'stop'));
+    a.map({ data: JSON.stringify(delta({ content: 'hi' }, 'stop')) });
     expect(a.end()).toHaveLength(1);
     expect(() => b.end()).toThrow(IncompleteStreamError);
   });
@@ -213,9 +212,9 @@ describe('finish reasons and usage', () => {
   });
 });
 
-describe('parseOpenAIMessages', () => {
-  const parse = (...data: string[]) =>
-    lastValueFrom(of(...data.map((d) => ({ data: d }))).pipe(parseOpenAIMessages(), toArray()));
+describe('parseOpenAIMessage', () => {
+  const parse = async (...data: string[]) =>
+    data.map((d) => parseOpenAIMessage({ data: d }, 'openai')).filter((item) => item !== undefined);
 
   it('JSON per message, [DONE] as the sentinel, empty data skipped', async () => {
     expect(await parse('{"id":"a"}', '', '[DONE]')).toEqual([{ id: 'a' }, OPENAI_DONE]);
