@@ -68,19 +68,11 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
         provider: PROVIDER,
         model: modelId,
         price,
-        http: () => ({
-          provider: PROVIDER,
-          url,
-          body,
-          headers,
-          parseErrorBody: parseCommonErrorBody,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        }),
+        http: () => ({ url, body, headers, parseErrorBody: parseCommonErrorBody }),
         decode,
         createMapper: () => createAnthropicMapper(jsonTool),
-        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas,
-        timeoutMs: options.timeoutMs,
-        retry: options.retry,
+        options,
+        emitToolCallDeltas,
       });
     });
 

@@ -54,13 +54,12 @@ export interface BedrockOptions extends ProviderOptions {
 export function bedrock(modelId: string, options: BedrockOptions = {}): ChatModel {
   const price = options.price ?? bedrockPriceOf(modelId);
 
-  const http = (body: unknown): HttpRequestOptions => {
+  const http = (body: unknown): Omit<HttpRequestOptions, 'provider' | 'fetch'> => {
     const region = resolveAwsRegion(options.region);
     const baseURL = trimSlash(options.baseURL ?? `https://bedrock-runtime.${region}.amazonaws.com`);
     const apiKey =
       options.credentials === undefined ? (options.apiKey ?? env('AWS_BEARER_TOKEN_BEDROCK')) : undefined;
     return {
-      provider: 'bedrock',
       url: `${baseURL}/model/${encodeURIComponent(modelId)}/converse-stream`,
       body,
       headers: {
@@ -78,7 +77,6 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
             }),
           }
         : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
     };
   };
 
@@ -95,9 +93,8 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
         http: () => http(buildConverseRequest(request, wire, options.additionalModelRequestFields)),
         decode: decodeEventStream(),
         createMapper: createBedrockMapper,
-        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas ?? false,
-        timeoutMs: options.timeoutMs,
-        retry: options.retry,
+        options,
+        emitToolCallDeltas,
       });
     },
   });

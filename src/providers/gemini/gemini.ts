@@ -61,19 +61,11 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
         provider: PROVIDER,
         model: modelId,
         price,
-        http: () => ({
-          provider: PROVIDER,
-          url,
-          body,
-          headers,
-          parseErrorBody: parseGeminiErrorBody,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        }),
+        http: () => ({ url, body, headers, parseErrorBody: parseGeminiErrorBody }),
         decode,
         createMapper: createGeminiMapper,
-        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas,
-        timeoutMs: options.timeoutMs,
-        retry: options.retry,
+        options,
+        emitToolCallDeltas,
       });
     });
 

@@ -57,18 +57,11 @@ export function ollama(modelId: string, options: OllamaOptions = {}): ChatModel 
         provider: 'ollama',
         model: modelId,
         price: options.price,
-        http: () => ({
-          provider: 'ollama',
-          url,
-          body: buildOllamaRequest(modelId, request, settings, wire),
-          headers,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        }),
+        http: () => ({ url, body: buildOllamaRequest(modelId, request, settings, wire), headers }),
         decode: decodeNDJSON<unknown>(),
         createMapper: () => createOllamaMapper(modelId),
-        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas ?? false,
-        timeoutMs: options.timeoutMs,
-        retry: options.retry,
+        options,
+        emitToolCallDeltas,
       });
     },
   });

@@ -46,12 +46,11 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
         provider,
         model: modelId,
         price: config.price,
-        http: () => ({ provider, url, body, headers, ...(options.fetch ? { fetch: options.fetch } : {}) }),
+        http: () => ({ url, body, headers }),
         decode,
         createMapper,
-        emitToolCallDeltas: emitToolCallDeltas ?? options.emitToolCallDeltas,
-        timeoutMs: options.timeoutMs,
-        retry: options.retry,
+        options,
+        emitToolCallDeltas,
       });
     });
 

@@ -4,27 +4,28 @@ import {
   accumulateToolCalls,
   completeResponse,
   idleTimeout,
-  type RetryWithBackoffOptions,
   retryWithBackoff,
 } from '../../operators/index.ts';
 import { type HttpRequestOptions, httpStream } from '../../transport/index.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
 import { mapChunks } from './map-chunks.ts';
+import type { ProviderOptions } from './provider-options.ts';
 
 /** How a provider streams one request. */
 export interface ProviderStreamConfig<Chunk> {
   provider: string;
   model: string;
   price?: ModelPrice | undefined;
-  /** The HTTP request, built anew for every attempt. */
-  http: () => HttpRequestOptions;
+  /** The model's options: `fetch`, `timeoutMs`, `retry`, and the default of `emitToolCallDeltas`. */
+  options: Pick<ProviderOptions, 'fetch' | 'timeoutMs' | 'retry' | 'emitToolCallDeltas'>;
+  /** The request's own `providerOptions.emitToolCallDeltas`; wins over the model option. */
+  emitToolCallDeltas?: boolean | undefined;
+  /** The HTTP request, built anew for every attempt (`provider` and `fetch` are added). */
+  http: () => Omit<HttpRequestOptions, 'provider' | 'fetch'>;
   /** Bytes to wire chunks, e.g. `decodeSSE()` then JSON parsing. */
   decode: OperatorFunction<Uint8Array, Chunk>;
   /** A fresh mapper (fresh state) for every attempt. */
   createMapper: () => ChunkMapper<Chunk>;
-  emitToolCallDeltas?: boolean | undefined;
-  timeoutMs?: number | undefined;
-  retry?: RetryWithBackoffOptions | false | undefined;
 }
 
 /**
@@ -33,16 +34,18 @@ export interface ProviderStreamConfig<Chunk> {
  * `StreamCompleted`. Cold; unsubscribing aborts the request.
  */
 export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Observable<StreamEvent> {
+  const { provider, options } = config;
   const attempt = defer(() => {
-    const bytes = httpStream(config.http());
-    const timed = config.timeoutMs === undefined ? bytes : bytes.pipe(idleTimeout(config.timeoutMs));
+    const request = { ...config.http(), provider, ...(options.fetch ? { fetch: options.fetch } : {}) };
+    const bytes = httpStream(request);
+    const timed = options.timeoutMs === undefined ? bytes : bytes.pipe(idleTimeout(options.timeoutMs));
     return timed.pipe(config.decode, mapChunks(config.createMapper()));
   });
-  const retried = config.retry === false ? attempt : attempt.pipe(retryWithBackoff(config.retry ?? {}));
+  const retried = options.retry === false ? attempt : attempt.pipe(retryWithBackoff(options.retry ?? {}));
   return retried.pipe(
-    accumulateToolCalls({ emitDeltas: config.emitToolCallDeltas ?? false }),
+    accumulateToolCalls({ emitDeltas: config.emitToolCallDeltas ?? options.emitToolCallDeltas ?? false }),
     completeResponse({
-      provider: config.provider,
+      provider,
       model: config.model,
       ...(config.price === undefined ? {} : { price: config.price }),
     }),
