@@ -7,12 +7,10 @@ import {
   RateLimitError,
   StreamParseError,
 } from '../../../src/index.ts';
-import {
-  anthropicFinishReason,
-  createAnthropicMapper,
-  createAnthropicStreamState,
-  mapAnthropicEvent,
-} from '../../../src/providers/anthropic/index.ts';
+import { anthropicFinishReason } from '../../../src/providers/anthropic/anthropic-finish.ts';
+import { createAnthropicStreamState } from '../../../src/providers/anthropic/anthropic-stream-state.ts';
+import { createAnthropicMapper } from '../../../src/providers/anthropic/create-anthropic-mapper.ts';
+import { mapAnthropicEvent } from '../../../src/providers/anthropic/map-anthropic-event.ts';
 import { runMapper } from '../../support/run-mapper.ts';
 import { sseMessage } from '../../support/sse-message.ts';
 

@@ -8,7 +8,8 @@ import {
   toolMessage,
   user,
 } from '../../../src/index.ts';
-import { anthropicModelInfo, toAnthropicRequest } from '../../../src/providers/anthropic/index.ts';
+import { anthropicModelInfo } from '../../../src/providers/anthropic/anthropic-model-info.ts';
+import { toAnthropicRequest } from '../../../src/providers/anthropic/to-anthropic-request.ts';
 
 const build = (request: ChatRequest, settings: Partial<Parameters<typeof toAnthropicRequest>[2]> = {}) =>
   toAnthropicRequest('claude-sonnet-4-5', request, { maxOutputTokens: 4096, ...settings });

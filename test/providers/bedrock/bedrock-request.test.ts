@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, message, system, toolMessage, user } from '../../../src/index.ts';
-import {
-  bedrockCapabilities,
-  bedrockModelName,
-  bedrockPriceOf,
-  buildConverseRequest,
-  parseBedrockErrorBody,
-} from '../../../src/providers/bedrock/index.ts';
+import { bedrockCapabilities } from '../../../src/providers/bedrock/bedrock-capabilities.ts';
+import { parseBedrockErrorBody } from '../../../src/providers/bedrock/bedrock-error-body.ts';
+import { bedrockModelName, bedrockPriceOf } from '../../../src/providers/bedrock/bedrock-prices.ts';
+import { buildConverseRequest } from '../../../src/providers/bedrock/bedrock-request.ts';
 
 const tool = { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } };
 

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { from, lastValueFrom, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { IncompleteStreamError, StreamParseError } from '../../../src/index.ts';
-import { decodeEventStream, type EventStreamEvent } from '../../../src/providers/bedrock/index.ts';
+import {
+  decodeEventStream,
+  type EventStreamEvent,
+} from '../../../src/providers/bedrock/decode-event-stream.ts';
 import { settle } from '../../support/settle.ts';
 import { splitAt } from '../../support/split.ts';
 import { concatBytes, errorFrame, frame } from './event-stream.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, RateLimitError } from '../../../src/index.ts';
-import { createBedrockMapper, sigV4Signer } from '../../../src/providers/bedrock/index.ts';
+import { createBedrockMapper } from '../../../src/providers/bedrock/bedrock-chunk-mapper.ts';
+import { sigV4Signer } from '../../../src/providers/bedrock/sign-request.ts';
 import { verifySigV4 } from './verify-sigv4.ts';
 
 const creds = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret/with+chars' };

@@ -7,12 +7,9 @@ import {
   RateLimitError,
   StreamParseError,
 } from '../../../src/index.ts';
-import {
-  createGeminiMapper,
-  geminiFinishReason,
-  geminiUsage,
-  parseGeminiErrorBody,
-} from '../../../src/providers/gemini/index.ts';
+import { createGeminiMapper } from '../../../src/providers/gemini/create-gemini-mapper.ts';
+import { parseGeminiErrorBody } from '../../../src/providers/gemini/gemini-stream-error.ts';
+import { geminiFinishReason, geminiUsage } from '../../../src/providers/gemini/map-gemini-chunk.ts';
 import { runMapper } from '../../support/run-mapper.ts';
 import { sseMessage } from '../../support/sse-message.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, RxAgentError, system, toolMessage, user } from '../../../src/index.ts';
-import { geminiCapabilities, toGeminiRequest } from '../../../src/providers/gemini/index.ts';
+import { geminiCapabilities } from '../../../src/providers/gemini/gemini-capabilities.ts';
+import { toGeminiRequest } from '../../../src/providers/gemini/to-gemini-request.ts';
 
 const weatherTool = {
   name: 'get_weather',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toGeminiSchema } from '../../../src/providers/gemini/index.ts';
+import { toGeminiSchema } from '../../../src/providers/gemini/to-gemini-schema.ts';
 
 describe('toGeminiSchema', () => {
   it('keeps what Gemini accepts and drops $schema, additionalProperties and other unsupported keys', () => {

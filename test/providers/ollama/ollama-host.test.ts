@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ollamaCapabilities, resolveOllamaHost } from '../../../src/providers/ollama/index.ts';
+import { ollamaCapabilities } from '../../../src/providers/ollama/ollama-capabilities.ts';
+import { resolveOllamaHost } from '../../../src/providers/ollama/ollama-host.ts';
 
 describe('resolveOllamaHost', () => {
   it.each([

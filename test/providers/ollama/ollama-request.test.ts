@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, message, RxAgentError, system, toolMessage, user } from '../../../src/index.ts';
-import { buildOllamaRequest } from '../../../src/providers/ollama/index.ts';
+import { buildOllamaRequest } from '../../../src/providers/ollama/ollama-request.ts';
 
 const weather = {
   name: 'get_weather',

@@ -3,10 +3,10 @@ import { RxAgentError } from '../../../src/index.ts';
 import {
   AZURE_OPENAI_API_VERSION,
   azureOpenAI,
-  openAICapabilities,
   openai,
   openaiCompatible,
 } from '../../../src/providers/openai/index.ts';
+import { openAICapabilities } from '../../../src/providers/openai/openai-capabilities.ts';
 import { startTranscriptServer, type TranscriptServer } from '../../support/transcript-server.ts';
 import { fixture } from './helpers.ts';
 

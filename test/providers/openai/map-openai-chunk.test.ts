@@ -4,13 +4,11 @@ import {
   createOpenAIChunkState,
   endOpenAIStream,
   mapOpenAIChunk,
-  mapOpenAIFinishReason,
-  mapOpenAIUsage,
-  OPENAI_DONE,
-  type OpenAIChunk,
   openAIChunkMapper,
   parseOpenAIMessage,
-} from '../../../src/providers/openai/index.ts';
+} from '../../../src/providers/openai/map-openai-chunk.ts';
+import { mapOpenAIFinishReason, mapOpenAIUsage } from '../../../src/providers/openai/map-openai-finish.ts';
+import { OPENAI_DONE, type OpenAIChunk } from '../../../src/providers/openai/openai-wire.ts';
 
 const state = () => createOpenAIChunkState('openai');
 const delta = (d: Record<string, unknown>, finish: string | null = null): OpenAIChunk => ({

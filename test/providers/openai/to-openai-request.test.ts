@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, type ContentPart, message, system, toolMessage, user } from '../../../src/index.ts';
+import { toOpenAIContentPart, toOpenAIMessage } from '../../../src/providers/openai/to-openai-messages.ts';
 import {
   type OpenAIRequestOptions,
-  toOpenAIContentPart,
-  toOpenAIMessage,
   toOpenAIRequest,
-} from '../../../src/providers/openai/index.ts';
+} from '../../../src/providers/openai/to-openai-request.ts';
 
 const wireOptions: OpenAIRequestOptions = { maxTokensField: 'max_completion_tokens', includeUsage: true };
 
