@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MODE_SPECS, type Mode } from './modes.ts';
+// The same mulberry32 the tests split with, so every run streams the same bytes.
+import { seededRandom } from '../../test/support/split.ts';
 
 /** One tool call the server streams: its final arguments and the fragments they arrive in. */
 export interface FixtureToolCall {
@@ -26,18 +28,6 @@ export interface Expected {
 
 /** sha1 of a string, hex. */
 export const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
-
-/** A small deterministic PRNG (mulberry32), so every run streams the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Token-like pieces: leading spaces, punctuation, newlines, quotes and backslashes (JSON escapes),
 // accented letters (2-byte UTF-8) and an emoji (4-byte UTF-8, a surrogate pair in JS).
@@ -82,13 +72,13 @@ const VOCABULARY = [
 
 /** `count` realistic tokens, deterministic for `seed`. */
 export function makeTokens(count: number, seed: number): string[] {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)] ?? ' ');
 }
 
 /** A JSON object whose serialisation is at least `minLength` characters (ASCII and 2-byte UTF-8 only). */
 function makeArgs(minLength: number, seed: number): Record<string, unknown> {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const cities = ['Zürich', 'Lyon', 'Oslo', 'São Paulo', 'Kraków', 'Porto', 'Québec', 'Malmö'];
   const items: Record<string, unknown>[] = [];
   const args = { query: 'forecast with "quotes" and \\ backslashes', units: 'metric', items };
@@ -110,7 +100,7 @@ function makeArgs(minLength: number, seed: number): Record<string, unknown> {
 
 /** Splits `text` into exactly `count` non-empty fragments of jittered length. */
 export function splitInto(text: string, count: number, seed: number): string[] {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const step = text.length / count;
   if (step < 2) throw new Error(`cannot split ${text.length} chars into ${count} fragments`);
   const bounds = [0];

@@ -1,16 +1,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ModeSpec } from './modes.ts';
+import { addOpenAIChunk, type OpenAIChunkLike, type PendingCalls, parsedCalls } from './openai-chunks.ts';
 import type { StreamOutcome } from './runner-harness.ts';
 
-interface OpenAIChunk {
-  choices: {
-    delta: {
-      content?: string | null;
-      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
-    };
-    finish_reason: string | null;
-  }[];
-}
 interface AnthropicEvent {
   type: string;
   index?: number;
@@ -40,39 +32,14 @@ export function createRawConsumer(spec: ModeSpec): RawConsumer {
     finishReason: '',
     firstDeltaAt: undefined,
   };
-  const calls: { id: string; name: string; args: string }[] = [];
+  const calls: PendingCalls = [];
   let done = false;
   const onOpenAI = (data: string): void => {
     if (data === '[DONE]') {
       done = true;
       return;
     }
-    const choice = (JSON.parse(data) as OpenAIChunk).choices[0];
-    if (!choice) return;
-    const { content, tool_calls } = choice.delta;
-    if (content) {
-      out.firstDeltaAt ??= performance.now();
-      out.deltas++;
-      out.text += content;
-    }
-    if (tool_calls) {
-      for (const tc of tool_calls) {
-        let call = calls[tc.index];
-        if (!call) {
-          call = { id: '', name: '', args: '' };
-          calls[tc.index] = call;
-        }
-        if (tc.id) call.id = tc.id;
-        if (tc.function?.name) call.name = tc.function.name;
-        const fragment = tc.function?.arguments;
-        if (fragment) {
-          out.firstDeltaAt ??= performance.now();
-          out.deltas++;
-          call.args += fragment;
-        }
-      }
-    }
-    if (choice.finish_reason) out.finishReason = choice.finish_reason;
+    addOpenAIChunk(JSON.parse(data) as OpenAIChunkLike, out, calls);
   };
   const onAnthropic = (data: string): void => {
     const event = JSON.parse(data) as AnthropicEvent;
@@ -106,11 +73,7 @@ export function createRawConsumer(spec: ModeSpec): RawConsumer {
     },
     finish() {
       if (!done) throw new Error('stream ended before its terminal event');
-      out.toolCalls = calls.map((c) => ({
-        id: c.id,
-        name: c.name,
-        args: c.args.trim() ? JSON.parse(c.args) : {},
-      }));
+      out.toolCalls = parsedCalls(calls);
       return out;
     },
   };

@@ -3,15 +3,20 @@ import type { Fixture } from './fixtures.ts';
 const CREATED = 1_735_000_000;
 const MODEL = 'gpt-4o-mini-2024-07-18';
 
+/** The fields every chat.completion.chunk carries. */
+const ENVELOPE = {
+  id: 'chatcmpl-bench0123456789',
+  object: 'chat.completion.chunk',
+  created: CREATED,
+  model: MODEL,
+  service_tier: 'default',
+  system_fingerprint: 'fp_bench01',
+};
+
 /** One chat.completion.chunk as OpenAI sends it (`usage: null` on every chunk when include_usage is on). */
 function chunk(delta: Record<string, unknown>, finishReason: string | null): string {
   const body = {
-    id: 'chatcmpl-bench0123456789',
-    object: 'chat.completion.chunk',
-    created: CREATED,
-    model: MODEL,
-    service_tier: 'default',
-    system_fingerprint: 'fp_bench01',
+    ...ENVELOPE,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     usage: null,
   };
@@ -20,12 +25,7 @@ function chunk(delta: Record<string, unknown>, finishReason: string | null): str
 
 function usageChunk(completionTokens: number): string {
   const body = {
-    id: 'chatcmpl-bench0123456789',
-    object: 'chat.completion.chunk',
-    created: CREATED,
-    model: MODEL,
-    service_tier: 'default',
-    system_fingerprint: 'fp_bench01',
+    ...ENVELOPE,
     choices: [],
     usage: {
       prompt_tokens: 12,

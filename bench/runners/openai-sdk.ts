@@ -2,6 +2,7 @@
 import OpenAI from 'openai';
 import { BENCH_TOOLS, baseURLFor, type ModeSpec, modelIdFor } from '../lib/modes.ts';
 import { runBenchmark, type StreamOutcome } from '../lib/runner-harness.ts';
+import { addOpenAIChunk, type PendingCalls, parsedCalls } from '../lib/openai-chunks.ts';
 
 const clients = new Map<string, OpenAI>();
 const clientFor = (baseURL: string): OpenAI => {
@@ -22,7 +23,7 @@ async function streamOnce(spec: ModeSpec, origin: string): Promise<StreamOutcome
     finishReason: '',
     firstDeltaAt: undefined,
   };
-  const calls: { id: string; name: string; args: string }[] = [];
+  const calls: PendingCalls = [];
   const stream = await clientFor(baseURLFor(origin, spec, 'v1')).chat.completions.create({
     model: modelIdFor(spec),
     messages: [{ role: 'user', content: 'hi' }],
@@ -32,39 +33,8 @@ async function streamOnce(spec: ModeSpec, origin: string): Promise<StreamOutcome
       ? { tools: BENCH_TOOLS.map((t) => ({ type: 'function' as const, function: { ...t } })) }
       : {}),
   });
-  for await (const chunk of stream) {
-    const choice = chunk.choices[0];
-    if (!choice) continue;
-    const { content, tool_calls } = choice.delta;
-    if (content) {
-      out.firstDeltaAt ??= performance.now();
-      out.deltas++;
-      out.text += content;
-    }
-    if (tool_calls) {
-      for (const tc of tool_calls) {
-        let call = calls[tc.index];
-        if (!call) {
-          call = { id: '', name: '', args: '' };
-          calls[tc.index] = call;
-        }
-        if (tc.id) call.id = tc.id;
-        if (tc.function?.name) call.name = tc.function.name;
-        const fragment = tc.function?.arguments;
-        if (fragment) {
-          out.firstDeltaAt ??= performance.now();
-          out.deltas++;
-          call.args += fragment;
-        }
-      }
-    }
-    if (choice.finish_reason) out.finishReason = choice.finish_reason;
-  }
-  out.toolCalls = calls.map((c) => ({
-    id: c.id,
-    name: c.name,
-    args: c.args.trim() ? JSON.parse(c.args) : {},
-  }));
+  for await (const chunk of stream) addOpenAIChunk(chunk, out, calls);
+  out.toolCalls = parsedCalls(calls);
   return out;
 }
 
