@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, Observable, type Subscription, timer } from 'rxjs';
+import { type MonoTypeOperatorFunction, Observable, timer } from 'rxjs';
 import { isRetryableError } from '../core/index.ts';
 
 /** Options of {@link retryWithBackoff}. */
@@ -74,42 +74,35 @@ export function retryWithBackoff<T>(
       // Never reset: after the first value no error is retried, whatever the attempt.
       let emitted = false;
       let attempt = 0;
-      let current: Subscription | undefined;
-      let waiting: Subscription | undefined;
 
       const giveUp = (error: unknown): boolean => {
         if (emitted || attempt > o.maxRetries || !o.shouldRetry(error, attempt)) return true;
         const retryAfter = retryAfterOf(error);
         return retryAfter !== undefined && retryAfter > o.maxRetryAfterMs;
       };
-      const subscribe = () => {
-        const attemptSubscription = source.subscribe({
-          next(value) {
-            emitted = true;
-            subscriber.next(value);
-          },
-          error(error: unknown) {
-            attempt += 1;
-            if (giveUp(error)) {
-              subscriber.error(error);
-              return;
-            }
-            waiting = timer(retryAfterOf(error) ?? backoffDelay(attempt, o)).subscribe(() => {
-              waiting = undefined;
-              subscribe();
-            });
-          },
-          complete: () => subscriber.complete(),
-        });
-        // A consumer that stopped during a retry's synchronous first value ran the teardown before
-        // this subscription was known to it: end it here, or it runs on unobserved.
-        if (subscriber.closed) attemptSubscription.unsubscribe();
-        else current = attemptSubscription;
+      // Each attempt and each wait is added to the subscriber: unsubscribing ends whichever is live,
+      // one added after the consumer left ends at once, and finished ones drop out of the list.
+      const subscribe = (): void => {
+        subscriber.add(
+          source.subscribe({
+            next(value) {
+              emitted = true;
+              subscriber.next(value);
+            },
+            error(error: unknown) {
+              attempt += 1;
+              if (giveUp(error)) {
+                subscriber.error(error);
+                return;
+              }
+              subscriber.add(
+                timer(retryAfterOf(error) ?? backoffDelay(attempt, o)).subscribe(() => subscribe()),
+              );
+            },
+            complete: () => subscriber.complete(),
+          }),
+        );
       };
       subscribe();
-      return () => {
-        waiting?.unsubscribe();
-        current?.unsubscribe();
-      };
     });
 }
