@@ -76,7 +76,7 @@ const round = (usd: number) => Math.round(usd * 1e9) / 1e9;
  * What `usage` cost at `price`. `inputTokens` includes cached tokens, which are charged at the
  * cached rate; `cacheWriteTokens` (Anthropic) at the cache-write rate.
  */
-export function computeCost(usage: Usage & { cacheWriteTokens?: number }, price: ModelPrice): Cost {
+export function computeCost(usage: Usage, price: ModelPrice): Cost {
   const cached = usage.cachedInputTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const plain = Math.max(0, usage.inputTokens - cached - written);

@@ -37,22 +37,17 @@ export function recordModel(model: ChatModel, file: string): ChatModel {
   const stream = (request: ChatRequest): Observable<StreamEvent> =>
     defer(() => {
       const startedAt = asyncScheduler.now();
-      const events: StreamEvent[] = [];
-      const times: number[] = [];
+      const seen: Omit<RecordedEvent, 'turn'>[] = [];
       const save = defer(async () => {
         const turn = await claimTurn();
-        const lines = events.map((event, i) => {
-          const recorded: RecordedEvent = { turn, atMs: times[i] ?? 0, event };
-          return JSON.stringify(recorded);
-        });
+        const lines = seen.map(({ atMs, event }) =>
+          JSON.stringify({ turn, atMs, event } satisfies RecordedEvent),
+        );
         await appendFile(file, `${lines.join('\n')}\n`);
       });
-      const live = model.stream(request).pipe(
-        tap((event) => {
-          events.push(event);
-          times.push(asyncScheduler.now() - startedAt);
-        }),
-      );
+      const live = model
+        .stream(request)
+        .pipe(tap((event) => seen.push({ atMs: asyncScheduler.now() - startedAt, event })));
       // The write runs after the source completes and before the subscriber sees completion.
       return concat(live, save.pipe(ignoreElements()));
     });
