@@ -1,7 +1,6 @@
 import { defer } from 'rxjs';
 import { type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
 import { decodeSSE } from '../../operators/index.ts';
-import { parseCommonErrorBody } from '../../transport/index.ts';
 import {
   createChatModel,
   env,
@@ -68,7 +67,7 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
         provider: PROVIDER,
         model: modelId,
         price,
-        http: () => ({ url, body, headers, parseErrorBody: parseCommonErrorBody }),
+        http: () => ({ url, body, headers }),
         decode,
         createMapper: () => createAnthropicMapper(jsonTool),
         options,
