@@ -21,7 +21,7 @@ export {
   toolMessage,
   user,
 } from './messages.ts';
-export type { ChatModel, ModelCapabilities } from './model.ts';
+export type { CallOptions, ChatModel, ModelCapabilities, RetryOptions } from './model.ts';
 export { computeCost, type ModelPrice, modelPrices, priceOf } from './pricing.ts';
 export type { ChatRequest, ToolChoice, ToolSpec } from './request.ts';
 export type { ChatResponse, FinishReason } from './response.ts';

@@ -12,6 +12,8 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Set when the model's JSON did not parse to an object: `arguments` is then `{}`. */
+  invalidArguments?: { raw: string; message: string };
 }
 
 /** One message of a conversation. Frozen once created. */
@@ -22,6 +24,10 @@ export interface Message {
   readonly toolCalls?: readonly ToolCall[];
   /** The call a tool message answers. */
   readonly toolCallId?: string;
+  /** Tool messages: the outcome was not ok (Anthropic `is_error`, Bedrock `status: 'error'`). */
+  readonly isError?: boolean;
+  /** A prompt-cache breakpoint after this message (Anthropic, Bedrock; ignored elsewhere). */
+  readonly cache?: boolean;
   /** Provider-specific data that must survive a round trip (e.g. reasoning signatures). */
   readonly metadata?: Readonly<Record<string, unknown>>;
 }

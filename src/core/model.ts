@@ -12,13 +12,34 @@ export interface ModelCapabilities {
   reasoning: boolean;
 }
 
+/** Per-call options, beside the request: nothing here is sent as the body. */
+export interface CallOptions {
+  /** Aborting is unsubscribing; `complete()` rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Merged case-insensitively over the model's headers. */
+  headers?: Record<string, string>;
+  /** Idle time allowed between bytes of the response. */
+  timeoutMs?: number;
+  /** Overrides the model's retry options; `false` disables retries. */
+  retry?: RetryOptions | false;
+  /** Emit `ToolCallDelta` events as arguments stream in. */
+  emitToolCallDeltas?: boolean;
+}
+
+/** How failed requests are retried (before the first event only). */
+export interface RetryOptions {
+  maxRetries?: number;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
 /** A language model: a cold stream per request. */
 export interface ChatModel {
   readonly provider: string;
   readonly modelId: string;
   readonly capabilities: ModelCapabilities;
   /** Cold: nothing happens until subscribed; ends with exactly one `StreamCompleted`. */
-  stream(request: ChatRequest): Observable<StreamEvent>;
+  stream(request: ChatRequest, options?: CallOptions): Observable<StreamEvent>;
   /** `lastValueFrom(stream(request))`, as the response. */
-  complete(request: ChatRequest): Promise<ChatResponse>;
+  complete(request: ChatRequest, options?: CallOptions): Promise<ChatResponse>;
 }

@@ -1,0 +1,36 @@
+import type { Message } from '../core/index.ts';
+
+/** A conversation kept by a `SessionStore`. */
+export interface Session {
+  readonly id: string;
+  readonly messages: readonly Message[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Starts at 0 for a session that does not exist yet; each append adds 1. */
+  readonly version: number;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601. */
+  readonly updatedAt: string;
+}
+
+/** Options of `SessionStore.append`. */
+export interface AppendOptions {
+  /** The version the caller read; a different current version raises `SessionConflictError`. */
+  expectedVersion?: number;
+  /** Merged (shallowly) into the session's metadata with the same version check. */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Where conversations live. Every implementation passes the same contract suite: an append is
+ * atomic, a stale `expectedVersion` is a `SessionConflictError`, and messages round-trip exactly.
+ */
+export interface SessionStore {
+  /** The session, or `null` when it does not exist (or has expired). */
+  get(id: string): Promise<Session | null>;
+  /** Appends atomically (creating the session when needed) and returns it at its new version. */
+  append(id: string, messages: readonly Message[], options?: AppendOptions): Promise<Session>;
+  delete(id: string): Promise<void>;
+  /** Deletes sessions not updated for `olderThanMs`; returns how many. */
+  prune(olderThanMs: number): Promise<number>;
+}
