@@ -2,4 +2,5 @@ export * from './core/index.ts';
 export * from './models/index.ts';
 export * from './operators/index.ts';
 export * from './security/index.ts';
+export * from './sessions/index.ts';
 export * from './tools/index.ts';

@@ -1,0 +1,3 @@
+export type { SessionStoreOptions } from './append-request.ts';
+export { type MemorySessionStoreOptions, memorySessionStore } from './memory-session-store.ts';
+export type { AppendOptions, Session, SessionStore } from './session-store.ts';
