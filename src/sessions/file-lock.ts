@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+
+/** Options of `withFileLock`. */
+export interface FileLockOptions {
+  /** Give up after waiting this long. */
+  timeoutMs: number;
+  /** A lock older than this is taken over even when its holder looks alive (a reused pid). */
+  staleMs: number;
+}
+
+interface Holder {
+  host: string;
+  pid: number;
+}
+
+function holderAlive(holder: Holder): boolean {
+  // Another machine's process cannot be probed; its lock only goes stale by age.
+  if (holder.host !== hostname()) return true;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readHolder(path: string): Promise<{ holder: Holder; ageMs: number; token: string } | null> {
+  try {
+    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const [host = '', pid = '0', token = ''] = text.split('\n');
+    return { holder: { host, pid: Number(pid) }, ageMs: Date.now() - info.mtimeMs, token };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function create(path: string, content: string): Promise<boolean> {
+  try {
+    const handle = await open(path, 'wx', 0o600);
+    await handle.writeFile(content);
+    await handle.close();
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Removes a lock whose holder is dead (or that is older than `staleMs`). Two processes may find
+ * the same stale lock: each must first create `<lock>.break` exclusively, then re-read the lock and
+ * remove it only if it is still the stale one, so a fresh lock taken meanwhile is never removed.
+ */
+async function breakStale(path: string, options: FileLockOptions): Promise<void> {
+  const seen = await readHolder(path);
+  if (!seen || (holderAlive(seen.holder) && seen.ageMs < options.staleMs)) return;
+  const breaker = `${path}.break`;
+  if (!(await create(breaker, `${hostname()}\n${process.pid}\n`))) {
+    const other = await readHolder(breaker);
+    // A breaker left by a process that died in this few-line window goes stale by age.
+    if (other && other.ageMs > options.staleMs) await unlink(breaker).catch(() => undefined);
+    return;
+  }
+  try {
+    const again = await readHolder(path);
+    if (again && again.token === seen.token) await unlink(path).catch(() => undefined);
+  } finally {
+    await unlink(breaker).catch(() => undefined);
+  }
+}
+
+/**
+ * Runs `work` while holding the lock file `path` (created with `O_EXCL`, holding this host, pid
+ * and a unique token), so processes sharing a directory run it one at a time. A lock whose holder
+ * died is taken over. Waiting longer than `timeoutMs` rejects with the last error seen.
+ * @example await withFileLock('/data/s1.lock', { timeoutMs: 10_000, staleMs: 30_000 }, () => write())
+ */
+export async function withFileLock<T>(
+  path: string,
+  options: FileLockOptions,
+  work: () => Promise<T>,
+): Promise<T> {
+  const token = randomUUID();
+  const deadline = Date.now() + options.timeoutMs;
+  for (let attempt = 0; !(await create(path, `${hostname()}\n${process.pid}\n${token}\n`)); attempt += 1) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${options.timeoutMs} ms waiting for the lock ${path}`);
+    await breakStale(path, options);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, 1 + attempt) * Math.random()));
+  }
+  try {
+    return await work();
+  } finally {
+    const mine = await readHolder(path).catch(() => null);
+    if (mine?.token === token) await unlink(path).catch(() => undefined);
+  }
+}

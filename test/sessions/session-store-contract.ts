@@ -1,0 +1,255 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  InvalidSessionIdError,
+  type Message,
+  SessionConflictError,
+  type SessionStore,
+  type SessionStoreOptions,
+  SessionStoreError,
+  textOf,
+  user,
+} from '../../src/index.ts';
+import { fixtureMessages } from './fixture-messages.ts';
+import type { StoreSpec } from './store-from-spec.ts';
+
+const run = promisify(execFile);
+const worker = fileURLToPath(new URL('./append-worker.ts', import.meta.url));
+
+/** A store under test: how to open it, how a child process opens it, how to break its connection. */
+export interface ContractTarget {
+  /** A store on this suite's namespace (shared by every call), with the given clock and TTL. */
+  open(options?: SessionStoreOptions): SessionStore;
+  /** How a child process opens the same store; absent for stores one process owns (memory). */
+  spec?: StoreSpec;
+  /** A store whose connection `cut()` drops, as a server restart or a killed backend would. */
+  droppable?(): Promise<{ store: SessionStore; cut(): Promise<void>; close(): Promise<void> }>;
+  /** Ends every connection `open` made. */
+  close(): Promise<void>;
+}
+
+const hostileIds = [
+  '',
+  '../etc/passwd',
+  'a/b',
+  'a\\b',
+  '.',
+  '..',
+  'x'.repeat(129),
+  'a b',
+  'a\0b',
+  'é',
+  'a:b',
+  '*',
+];
+
+function texts(messages: readonly Message[]): string[] {
+  return messages.map((entry) => textOf(entry.content));
+}
+
+/**
+ * The one contract every `SessionStore` passes (Keyv's test-suite idea): round-trip, versions,
+ * conflicts under concurrency (across two processes when the store allows), TTL and prune,
+ * hostile ids, and dropped connections.
+ */
+export function sessionStoreContract(name: string, setup: () => Promise<ContractTarget>): void {
+  describe(`${name} session store contract`, () => {
+    let target: ContractTarget;
+    let store: SessionStore;
+    const fresh = () => `s-${randomUUID()}`;
+
+    beforeAll(async () => {
+      target = await setup();
+      store = target.open();
+    });
+    afterAll(async () => {
+      await target?.close();
+    });
+
+    it('returns null for a session that does not exist', async () => {
+      expect(await store.get(fresh())).toBeNull();
+    });
+
+    it('round-trips every kind of message exactly, frozen', async () => {
+      const id = fresh();
+      const sent = fixtureMessages();
+      const appended = await store.append(id, sent, { metadata: { title: 'Weather', tags: ['a'], n: 1.5 } });
+      const read = await store.get(id);
+      for (const session of [appended, read]) {
+        expect(session).not.toBeNull();
+        expect(session!.messages).toEqual(sent);
+        expect(session!.metadata).toEqual({ title: 'Weather', tags: ['a'], n: 1.5 });
+        expect(session!.version).toBe(1);
+        expect(session!.id).toBe(id);
+        expect(Object.isFrozen(session!.messages)).toBe(true);
+        for (const entry of session!.messages) expect(Object.isFrozen(entry)).toBe(true);
+      }
+      const image = read!.messages[1]!.content[1] as unknown as { data: unknown };
+      expect(image.data).toBeInstanceOf(Uint8Array);
+      expect((read!.messages[1]!.content[2] as unknown as { url: unknown }).url).toBeInstanceOf(URL);
+      expect(new Date(read!.createdAt).toISOString()).toBe(read!.createdAt);
+    });
+
+    it('appends in order, versions by one, merges metadata and removes keys set to undefined', async () => {
+      const id = fresh();
+      await store.append(id, [user('one')], { metadata: { a: 1, b: 2 } });
+      await store.append(id, [], { expectedVersion: 1, metadata: { b: undefined, c: { d: [1] } } });
+      const last = await store.append(id, [user('two'), user('three')], { expectedVersion: 2 });
+      expect(last.version).toBe(3);
+      expect(texts(last.messages)).toEqual(['one', 'two', 'three']);
+      expect(last.metadata).toEqual({ a: 1, c: { d: [1] } });
+      expect(await store.get(id)).toEqual(last);
+    });
+
+    it('rejects a stale expectedVersion with SessionConflictError and writes nothing', async () => {
+      const id = fresh();
+      await store.append(id, [user('first')]);
+      const error = await store
+        .append(id, [user('lost')], { expectedVersion: 0, metadata: { x: 1 } })
+        .catch((e: unknown) => e);
+      expect(SessionConflictError.is(error)).toBe(true);
+      expect(error).toMatchObject({ sessionId: id, expectedVersion: 0, actualVersion: 1 });
+      const fromTheFuture = await store
+        .append(id, [user('lost')], { expectedVersion: 5 })
+        .catch((e: unknown) => e);
+      expect(fromTheFuture).toBeInstanceOf(SessionConflictError);
+      const read = await store.get(id);
+      expect(texts(read!.messages)).toEqual(['first']);
+      expect(read!.metadata).toEqual({});
+      expect(read!.version).toBe(1);
+    });
+
+    it('rejects bad input with typed errors before writing anything', async () => {
+      const id = fresh();
+      await expect(store.append(id, [user('x')], { expectedVersion: -1 })).rejects.toBeInstanceOf(RangeError);
+      await expect(store.append(id, [user('x')], { expectedVersion: 1.5 })).rejects.toBeInstanceOf(
+        RangeError,
+      );
+      const unstorable = [
+        user('x'),
+        { role: 'user', content: 'y', metadata: { f: () => 1 } } as unknown as Message,
+      ];
+      await expect(store.append(id, unstorable)).rejects.toBeInstanceOf(TypeError);
+      expect(await store.get(id)).toBeNull();
+    });
+
+    it('rejects hostile ids with InvalidSessionIdError on every method', async () => {
+      for (const id of hostileIds) {
+        await expect(store.get(id)).rejects.toBeInstanceOf(InvalidSessionIdError);
+        await expect(store.append(id, [user('x')])).rejects.toBeInstanceOf(InvalidSessionIdError);
+        await expect(store.delete(id)).rejects.toBeInstanceOf(InvalidSessionIdError);
+      }
+      expect(await store.get('A-z_0-9'.padEnd(128, 'x'))).toBeNull();
+    });
+
+    it('deletes a session; a later append starts again at version 1', async () => {
+      const id = fresh();
+      await store.append(id, [user('old')], { metadata: { k: 1 } });
+      await store.delete(id);
+      await store.delete(id);
+      expect(await store.get(id)).toBeNull();
+      const again = await store.append(id, [user('new')], { expectedVersion: 0 });
+      expect(again).toMatchObject({ version: 1, metadata: {} });
+      expect(texts(again.messages)).toEqual(['new']);
+    });
+
+    it('expires sessions after ttlMs on read, restarts them on append, and prunes old ones', async () => {
+      let clock = 1_000_000_000_000;
+      const timed = target.open({ ttlMs: 60_000, now: () => clock });
+      const [kept, expired] = [fresh(), fresh()];
+      await timed.append(expired, [user('old')]);
+      clock += 30_000;
+      await timed.append(kept, [user('recent')]);
+      clock += 30_001;
+      expect(await timed.get(expired)).toBeNull();
+      expect(texts((await timed.get(kept))!.messages)).toEqual(['recent']);
+      const restarted = await timed.append(expired, [user('anew')], { expectedVersion: 0 });
+      expect(restarted.version).toBe(1);
+      expect(texts(restarted.messages)).toEqual(['anew']);
+      clock += 20_000;
+      // `kept` was last updated 50 s ago, `expired` 20 s ago: only `kept` is older than 40 s.
+      expect(await timed.prune(40_000)).toBeGreaterThanOrEqual(1);
+      expect(await timed.get(kept)).toBeNull();
+      expect(await timed.get(expired)).not.toBeNull();
+    });
+
+    it('loses and duplicates nothing with 50 concurrent appenders', async () => {
+      const id = fresh();
+      const expected: string[] = [];
+      if (target.spec) {
+        const results = await Promise.all(
+          ['p1', 'p2'].map(async (tag) => {
+            const input = { spec: target.spec, id, tag, appenders: 25, appendsEach: 2 };
+            const { stdout } = await run(
+              process.execPath,
+              ['--conditions=rxagent-source', worker, JSON.stringify(input)],
+              {
+                timeout: 120_000,
+              },
+            );
+            return JSON.parse(stdout) as { conflicts: number };
+          }),
+        );
+        expect(results).toHaveLength(2);
+        for (const tag of ['p1', 'p2'])
+          for (let i = 0; i < 25; i += 1) expected.push(`${tag}-${i}-0`, `${tag}-${i}-1`);
+      } else {
+        await Promise.all(
+          Array.from({ length: 50 }, async (_, i) => {
+            for (let k = 0; k < 2; k += 1) {
+              for (;;) {
+                const current = await store.get(id);
+                const ok = await store
+                  .append(id, [user(`m-${i}-${k}`)], { expectedVersion: current?.version ?? 0 })
+                  .catch((e: unknown) => (SessionConflictError.is(e) ? null : Promise.reject(e)));
+                if (ok) break;
+              }
+            }
+          }),
+        );
+        for (let i = 0; i < 50; i += 1) expected.push(`m-${i}-0`, `m-${i}-1`);
+      }
+      const read = await store.get(id);
+      expect(read!.version).toBe(100);
+      expect(texts(read!.messages).sort()).toEqual(expected.sort());
+    }, 180_000);
+
+    it('keeps every acknowledged append when the connection drops mid-way, failing the rest with typed errors', async (context) => {
+      if (!target.droppable) {
+        context.skip();
+        return;
+      }
+      const { store: fragile, cut, close } = await target.droppable();
+      const id = fresh();
+      try {
+        const outcomes = await Promise.all(
+          Array.from({ length: 40 }, async (_, i) => {
+            if (i === 15) await cut();
+            return fragile.append(id, [user(`a-${i}`), user(`b-${i}`)]).then(
+              () => ({ i, ok: true as const }),
+              (error: unknown) => ({ i, ok: false as const, error }),
+            );
+          }),
+        );
+        for (const outcome of outcomes)
+          if (!outcome.ok) expect(outcome.error).toBeInstanceOf(SessionStoreError);
+        // The store recovers: a new append goes through once the connection is back.
+        await expect(fragile.append(id, [user('after')])).resolves.toBeDefined();
+        const read = texts((await store.get(id))!.messages);
+        expect(new Set(read).size).toBe(read.length);
+        for (const { i, ok } of outcomes) {
+          const at = read.indexOf(`a-${i}`);
+          if (ok) expect(at).toBeGreaterThanOrEqual(0);
+          // Each append is atomic: both of its messages, side by side, or neither.
+          if (at >= 0) expect(read[at + 1]).toBe(`b-${i}`);
+          else expect(read).not.toContain(`b-${i}`);
+        }
+      } finally {
+        await close();
+      }
+    }, 60_000);
+  });
+}
