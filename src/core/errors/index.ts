@@ -9,6 +9,7 @@ export { InvalidToolSchemaError } from './invalid-tool-schema-error.ts';
 export { isRetryableError } from './is-retryable-error.ts';
 export { MaxStepsError } from './max-steps-error.ts';
 export { McpError, type McpErrorReason } from './mcp-error.ts';
+export { McpError, type McpErrorReason } from './mcp-error.ts';
 export { NetworkError } from './network-error.ts';
 export { RateLimitError } from './rate-limit-error.ts';
 export { RxAgentError, type RxAgentErrorOptions } from './rx-agent-error.ts';

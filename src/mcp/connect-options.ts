@@ -1,0 +1,66 @@
+import type { AuthProvider, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+
+/** Receives what an MCP connection has to say besides protocol: server stderr, restarts, errors. */
+export interface McpLogger {
+  debug?(message: string, data?: Record<string, unknown>): void;
+  warn?(message: string, data?: Record<string, unknown>): void;
+}
+
+/** How a crashed stdio server is restarted. */
+export interface McpRestartOptions {
+  /** Restarts in a row before giving up (a connection that stays up resets the count). @default 5 */
+  maxRestarts?: number;
+  /** The first wait; doubled each time. @default 200 */
+  initialDelayMs?: number;
+  /** @default 10_000 */
+  maxDelayMs?: number;
+}
+
+/** Options every connection takes. */
+export interface McpCommonOptions {
+  /** The server's name: used in errors, logs, and as the tool prefix in a hub. */
+  name: string;
+  /** How this client introduces itself. @default { name: 'rxagent', version: '0.1.0' } */
+  clientInfo?: { name: string; version: string };
+  /**
+   * `auto` speaks 2026-07-28 to servers that offer it and 2025-11-25 to the others; `legacy` always
+   * uses the 2025 `initialize` handshake. @default 'auto'
+   */
+  versionNegotiation?: 'auto' | 'legacy';
+  /** Time a call may wait with no progress. @default 60_000 */
+  timeoutMs?: number;
+  /** Time a call may take however much progress it reports. @default 600_000 */
+  maxTimeoutMs?: number;
+  logger?: McpLogger;
+}
+
+/** A server started as a child process, spoken to over stdin/stdout. */
+export interface McpStdioOptions extends McpCommonOptions {
+  command: string;
+  args?: readonly string[];
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+  /** Bytes of stderr kept (see `McpClient.stderr`). @default 65_536 */
+  stderrBytes?: number;
+  /** Restart policy after a crash; `false` leaves a crashed server down. */
+  restart?: McpRestartOptions | false;
+}
+
+/** A server reached over Streamable HTTP (falling back to the legacy HTTP+SSE transport). */
+export interface McpHttpOptions extends McpCommonOptions {
+  url: string | URL;
+  headers?: Readonly<Record<string, string>>;
+  /** OAuth (or another scheme) for the SDK's transport. */
+  authProvider?: AuthProvider | OAuthClientProvider;
+  fetch?: FetchLike;
+  /** `auto` tries Streamable HTTP, then legacy SSE. @default 'auto' */
+  transport?: 'auto' | 'streamable-http' | 'sse';
+}
+
+/** What `connectMcp` takes: a stdio or an HTTP server. */
+export type ConnectMcpOptions = McpStdioOptions | McpHttpOptions;
+
+/** Whether the options describe a stdio server. */
+export function isStdioOptions(options: ConnectMcpOptions): options is McpStdioOptions {
+  return 'command' in options;
+}

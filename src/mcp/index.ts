@@ -1,0 +1,15 @@
+export { McpError, type McpErrorReason } from '../core/index.ts';
+export type { McpCallOptions } from './call-tool.ts';
+export { connectMcp } from './connect-mcp.ts';
+export type {
+  ConnectMcpOptions,
+  McpCommonOptions,
+  McpHttpOptions,
+  McpLogger,
+  McpRestartOptions,
+  McpStdioOptions,
+} from './connect-options.ts';
+export { McpClient, type McpClientStatus } from './mcp-client.ts';
+export { mcpToolAdapter, type McpToolCaller, type McpToolProgress } from './mcp-tool-adapter.ts';
+export type { ContentBlock, McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
+export { StdioProcessTransport, type StdioProcessOptions } from './stdio-process-transport.ts';

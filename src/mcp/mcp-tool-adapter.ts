@@ -1,0 +1,78 @@
+import { catchError, map, type Observable, throwError } from 'rxjs';
+import { McpError, ToolExecutionError } from '../core/index.ts';
+import { type AnyTool, defineTool, type JsonSchemaObject } from '../tools/index.ts';
+import type { McpCallOptions } from './call-tool.ts';
+import type { McpLogger } from './connect-options.ts';
+import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
+import { resultForModel } from './result-for-model.ts';
+
+/** What an adapter needs of a client. */
+export interface McpToolCaller {
+  readonly name: string;
+  callTool(name: string, args: Record<string, unknown>, options?: McpCallOptions): Observable<McpToolEvent>;
+}
+
+/** Progress as a registry's `onProgress` receives it from an MCP tool. */
+export type McpToolProgress = Extract<McpToolEvent, { type: 'progress' }>;
+
+const UNAVAILABLE = new Set(['unavailable', 'disconnected', 'connect_failed']);
+
+/**
+ * The result value of a call: the model-facing text of the content blocks (and structured content);
+ * an `isError` result or an unreachable server becomes a `ToolExecutionError`, whose message the
+ * model sees ("temporarily unavailable" rather than a crash).
+ */
+function settle(tool: string) {
+  return map((event: McpToolEvent): McpToolProgress | string => {
+    if (event.type === 'progress') return event;
+    const text = resultForModel(event);
+    if (event.isError) throw new ToolExecutionError(text, { toolName: tool });
+    return text;
+  });
+}
+
+function explain(server: string, tool: string, error: unknown): unknown {
+  if (!McpError.is(error) || !UNAVAILABLE.has(error.reason)) return error;
+  return new ToolExecutionError(`The ${server} server is temporarily unavailable; try again later`, {
+    toolName: tool,
+    cause: error,
+  });
+}
+
+/**
+ * Adapts an MCP tool for a `ToolRegistry`: strict local validation of its input schema before any
+ * call leaves the process; `execute` returns the call's Observable (progress, then the result text).
+ * Throws what `defineTool` throws for a schema that cannot be made strict.
+ */
+export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, prefix = ''): AnyTool {
+  const server = caller.name;
+  return defineTool({
+    name: `${prefix}${info.name}`,
+    description: info.description ?? info.title ?? info.name,
+    input: info.inputSchema as JsonSchemaObject,
+    origin: 'mcp',
+    execute: (args, context) =>
+      caller.callTool(info.name, args, { signal: context.signal }).pipe(
+        settle(info.name),
+        catchError((error: unknown) => throwError(() => explain(server, info.name, error))),
+      ),
+  }) as AnyTool;
+}
+
+/** Adapters for every tool that can be made strict; the others are logged and left out. */
+export function mcpToolAdapters(
+  caller: McpToolCaller,
+  tools: readonly McpToolInfo[],
+  prefix: string,
+  logger: McpLogger | undefined,
+): AnyTool[] {
+  const adapters: AnyTool[] = [];
+  for (const info of tools) {
+    try {
+      adapters.push(mcpToolAdapter(caller, info, prefix));
+    } catch (error) {
+      logger?.warn?.(`${caller.name}: tool ${info.name} left out`, { server: caller.name, error });
+    }
+  }
+  return adapters;
+}

@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  type JSONRPCMessage,
+  ReadBuffer,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { McpError } from '../core/index.ts';
+import { StderrBuffer } from './stderr-buffer.ts';
+
+/** How to start a stdio MCP server. */
+export interface StdioProcessOptions {
+  command: string;
+  args?: readonly string[];
+  /** Added to the inherited environment (`PATH`, `HOME`, … stay). */
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+  /** Bytes of the server's stderr kept for `stderr` and error messages. @default 65_536 */
+  stderrBytes?: number;
+  /** Called with each line the server writes to stderr (it is never read as protocol). */
+  onStderr?: (line: string) => void;
+  /** Time between SIGTERM and SIGKILL on close. @default 2_000 */
+  killGraceMs?: number;
+}
+
+/**
+ * An MCP `Transport` over a child process's stdin/stdout, spawned as the leader of its own process
+ * group so `close()` ends the whole group (an `npx` wrapper and the real server alike) and waits
+ * until the child has exited: no zombie, no orphaned grandchild (the SDK's own stdio transport
+ * signals only the child, typescript-sdk#2023).
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #options: StdioProcessOptions;
+  readonly #server: string;
+  readonly #readBuffer = new ReadBuffer();
+  readonly #stderr: StderrBuffer;
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> = Promise.resolve();
+
+  constructor(server: string, options: StdioProcessOptions) {
+    this.#server = server;
+    this.#options = options;
+    this.#stderr = new StderrBuffer(options.stderrBytes ?? 65_536, options.onStderr);
+  }
+
+  /** The child's pid while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The newest bytes the server wrote to stderr, as text. */
+  get stderrText(): string {
+    return this.#stderr.text();
+  }
+
+  start(): Promise<void> {
+    if (this.#child)
+      throw new McpError(`${this.#server}: transport already started`, this.#fail('connect_failed'));
+    const { command, args = [], env, cwd } = this.#options;
+    const child = spawn(command, [...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      windowsHide: true,
+    });
+    this.#child = child;
+    this.#exited = once(child, 'close').then(
+      () => undefined,
+      () => undefined,
+    );
+    child.stdout.on('data', (chunk: Buffer) => this.#read(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
+    child.stdin.on('error', (error) => this.onerror?.(error));
+    child.on('close', () => {
+      this.#child = undefined;
+      this.onclose?.();
+    });
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (cause) => {
+        const error = new McpError(
+          `${this.#server}: cannot start ${command}`,
+          this.#fail('connect_failed', cause),
+        );
+        this.onerror?.(error);
+        reject(error);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin?.writable) {
+      return Promise.reject(
+        new McpError(`${this.#server}: the server process is not running`, this.#fail('disconnected')),
+      );
+    }
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Ends the process group: closes stdin, then SIGTERM, then SIGKILL after the grace time. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.pid === undefined) return;
+    child.stdin?.end();
+    this.#signalGroup(child.pid, 'SIGTERM');
+    const grace = setTimeout(
+      () => this.#signalGroup(child.pid as number, 'SIGKILL'),
+      this.#options.killGraceMs ?? 2_000,
+    );
+    await this.#exited;
+    clearTimeout(grace);
+    // The leader is gone; anything of its group still alive (a detached grandchild) goes too.
+    this.#signalGroup(child.pid, 'SIGKILL');
+  }
+
+  #signalGroup(pid: number, signal: NodeJS.Signals): void {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group no longer exists.
+    }
+  }
+
+  #read(chunk: Buffer): void {
+    try {
+      this.#readBuffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#readBuffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  #fail(reason: 'connect_failed' | 'disconnected', cause?: unknown) {
+    return { server: this.#server, reason, cause };
+  }
+}
