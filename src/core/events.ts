@@ -42,7 +42,8 @@ export interface FinishPart {
   type: 'finish';
   finishReason: FinishReason;
   rawFinishReason?: string;
-  usage: Usage;
+  /** Token counts, only when the provider reported them (never zeros standing in for "unknown"). */
+  usage?: Usage;
   responseId?: string;
   /** The model id the server reports, when it differs from the requested one. */
   model?: string;

@@ -15,7 +15,9 @@ export interface ChatResponse {
   finishReason: FinishReason;
   /** The finish reason exactly as the provider sent it. */
   rawFinishReason?: string;
-  usage: Usage;
+  /** Token counts; absent when the provider reported none. */
+  usage?: Usage;
+  /** What the turn cost; only when `usage` and the exact model's price are known. */
   cost?: Cost;
   provider: string;
   model: string;

@@ -5,7 +5,7 @@ export interface Usage {
   totalTokens: number;
   /** Input tokens served from the provider's prompt cache (included in `inputTokens`). */
   cachedInputTokens?: number;
-  /** Input tokens written to the provider's prompt cache (Anthropic; included in `inputTokens`). */
+  /** Input tokens written to the provider's prompt cache (Anthropic, Bedrock; included in `inputTokens`). */
   cacheWriteTokens?: number;
   /** Output tokens spent on reasoning (included in `outputTokens`). */
   reasoningTokens?: number;
@@ -18,5 +18,8 @@ export interface Cost {
   totalUsd: number;
 }
 
-/** Usage of a turn that reported none. */
+/**
+ * Zero usage: the starting value when adding up the usage of several turns. Not a stand-in for a
+ * turn whose provider reported none (that turn has no `usage`).
+ */
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });

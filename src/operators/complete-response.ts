@@ -108,8 +108,10 @@ function buildResponse(
     toolCalls,
     finishReason: finish.finishReason,
     ...(finish.rawFinishReason === undefined ? {} : { rawFinishReason: finish.rawFinishReason }),
-    usage: finish.usage,
-    ...(meta.price === undefined ? {} : { cost: computeCost(finish.usage, meta.price) }),
+    ...(finish.usage === undefined ? {} : { usage: finish.usage }),
+    ...(finish.usage === undefined || meta.price === undefined
+      ? {}
+      : { cost: computeCost(finish.usage, meta.price) }),
     provider: meta.provider,
     model: finish.model ?? meta.model,
     ...(finish.responseId === undefined ? {} : { responseId: finish.responseId }),

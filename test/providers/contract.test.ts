@@ -39,7 +39,7 @@ type Canonical =
       type: 'completed';
       text: string;
       finishReason: string;
-      usage: { inputTokens: number; outputTokens: number };
+      usage?: { inputTokens: number; outputTokens: number };
     };
 
 function canonical(events: readonly StreamEvent[]): Canonical[] {
@@ -69,7 +69,9 @@ function canonical(events: readonly StreamEvent[]): Canonical[] {
           type: 'completed',
           text,
           finishReason,
-          usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+          ...(usage === undefined
+            ? {}
+            : { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } }),
         });
         break;
       }

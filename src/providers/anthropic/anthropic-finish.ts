@@ -21,25 +21,28 @@ export function anthropicFinishReason(raw: string | undefined, toolCalls: number
 }
 
 /**
- * The `finish` part at `message_stop`: the unified and raw stop reason, usage with cached tokens
- * counted in `inputTokens`, and the turn's thinking blocks as `metadata.anthropic.thinking`.
+ * The `finish` part at `message_stop`: the unified and raw stop reason, usage (when any event
+ * reported it) with cached tokens counted in `inputTokens`, and the turn's thinking blocks as `metadata.anthropic.thinking`.
  */
 export function anthropicFinish(state: AnthropicStreamState): FinishPart {
+  return {
+    type: 'finish',
+    finishReason: anthropicFinishReason(state.stopReason, state.toolCount),
+    ...(state.stopReason === undefined ? {} : { rawFinishReason: state.stopReason }),
+    ...(state.sawUsage ? { usage: anthropicUsage(state) } : {}),
+    ...(state.responseId === undefined ? {} : { responseId: state.responseId }),
+    ...(state.model === undefined ? {} : { model: state.model }),
+    ...(state.thinking.length === 0 ? {} : { metadata: { anthropic: { thinking: state.thinking } } }),
+  };
+}
+
+function anthropicUsage(state: AnthropicStreamState): Usage {
   const inputTokens = state.inputTokens + state.cacheReadTokens + state.cacheWriteTokens;
-  const usage: Usage = {
+  return {
     inputTokens,
     outputTokens: state.outputTokens,
     totalTokens: inputTokens + state.outputTokens,
     ...(state.cacheReadTokens > 0 ? { cachedInputTokens: state.cacheReadTokens } : {}),
     ...(state.cacheWriteTokens > 0 ? { cacheWriteTokens: state.cacheWriteTokens } : {}),
-  };
-  return {
-    type: 'finish',
-    finishReason: anthropicFinishReason(state.stopReason, state.toolCount),
-    ...(state.stopReason === undefined ? {} : { rawFinishReason: state.stopReason }),
-    usage,
-    ...(state.responseId === undefined ? {} : { responseId: state.responseId }),
-    ...(state.model === undefined ? {} : { model: state.model }),
-    ...(state.thinking.length === 0 ? {} : { metadata: { anthropic: { thinking: state.thinking } } }),
   };
 }

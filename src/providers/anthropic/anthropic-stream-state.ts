@@ -18,6 +18,8 @@ export interface AnthropicStreamState {
   blocks: (AnthropicBlockState | undefined)[];
   toolCount: number;
   thinking: AnthropicThinkingBlock[];
+  /** Whether any event carried a usage object (else the finish part has no `usage`). */
+  sawUsage: boolean;
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
@@ -37,6 +39,7 @@ export function createAnthropicStreamState(jsonTool?: string): AnthropicStreamSt
     blocks: [],
     toolCount: 0,
     thinking: [],
+    sawUsage: false,
     inputTokens: 0,
     outputTokens: 0,
     cacheReadTokens: 0,

@@ -136,6 +136,7 @@ function stopBlock(event: AnthropicStreamEvent, state: AnthropicStreamState): re
 /** Usage fields are cumulative: a later event's value replaces an earlier one. */
 function readUsage(usage: AnthropicUsage | null | undefined, state: AnthropicStreamState): void {
   if (!usage) return;
+  state.sawUsage = true;
   if (typeof usage.input_tokens === 'number') state.inputTokens = usage.input_tokens;
   if (typeof usage.output_tokens === 'number') state.outputTokens = usage.output_tokens;
   if (typeof usage.cache_read_input_tokens === 'number')

@@ -124,7 +124,7 @@ export function createBedrockMapper(): ChunkMapper<EventStreamEvent> {
         type: 'finish',
         finishReason: FINISH[stopReason] ?? 'other',
         rawFinishReason: stopReason,
-        usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        ...(usage === undefined ? {} : { usage }),
         ...(reasoning.length === 0 ? {} : { metadata: { bedrock: { reasoning } } }),
       };
       return [finish];
@@ -153,12 +153,14 @@ function keepReasoning(
 function usageOf(raw: NonNullable<ConversePayload['usage']>): Usage {
   const n = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   const cached = n(raw.cacheReadInputTokens);
-  const inputTokens = n(raw.inputTokens) + cached + n(raw.cacheWriteInputTokens);
+  const written = n(raw.cacheWriteInputTokens);
+  const inputTokens = n(raw.inputTokens) + cached + written;
   const outputTokens = n(raw.outputTokens);
   return {
     inputTokens,
     outputTokens,
     totalTokens: inputTokens + outputTokens,
     ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(written > 0 ? { cacheWriteTokens: written } : {}),
   };
 }

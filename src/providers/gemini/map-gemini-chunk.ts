@@ -154,7 +154,7 @@ export function geminiFinish(state: GeminiStreamState): FinishPart | undefined {
     finishReason:
       state.finishReason === undefined ? 'content-filter' : geminiFinishReason(raw, state.toolCount),
     rawFinishReason: raw,
-    usage: geminiUsage(state.usage),
+    ...(state.usage === undefined ? {} : { usage: geminiUsage(state.usage) }),
     ...(state.responseId === undefined ? {} : { responseId: state.responseId }),
     ...(state.modelVersion === undefined ? {} : { model: state.modelVersion }),
     ...(metadata === undefined ? {} : { metadata }),

@@ -84,12 +84,14 @@ export function createOllamaMapper(modelId = ''): ChunkMapper<unknown> {
 function finishOf(chunk: OllamaChunk, calledTools: boolean, modelId: string): FinishPart {
   const inputTokens = count(chunk.prompt_eval_count);
   const outputTokens = count(chunk.eval_count);
+  // A server that counted nothing (neither field) reports no usage, not zero tokens.
+  const reported = isCount(chunk.prompt_eval_count) || isCount(chunk.eval_count);
   const raw = chunk.done_reason;
   return {
     type: 'finish',
     finishReason: finishReasonOf(raw, calledTools),
     ...(typeof raw === 'string' ? { rawFinishReason: raw } : {}),
-    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    ...(reported ? { usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } } : {}),
     ...(typeof chunk.model === 'string' && chunk.model !== '' && chunk.model !== modelId
       ? { model: chunk.model }
       : {}),
@@ -103,4 +105,5 @@ function finishReasonOf(raw: string | undefined, calledTools: boolean): FinishRe
   return 'other';
 }
 
-const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const count = (value: unknown): number => (isCount(value) ? value : 0);

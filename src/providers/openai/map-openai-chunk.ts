@@ -1,5 +1,4 @@
 import {
-  emptyUsage,
   type FinishPart,
   IncompleteStreamError,
   type ProviderEvent,
@@ -152,7 +151,7 @@ function finishPart(state: OpenAIChunkState): FinishPart {
     type: 'finish',
     finishReason: mapOpenAIFinishReason(raw, state.sawToolCalls),
     ...(raw === undefined ? {} : { rawFinishReason: raw }),
-    usage: state.usage ?? emptyUsage(),
+    ...(state.usage === undefined ? {} : { usage: state.usage }),
     ...(state.responseId === undefined ? {} : { responseId: state.responseId }),
     ...(state.model === undefined ? {} : { model: state.model }),
     ...(state.refusal === '' ? {} : { metadata: { refusal: state.refusal } }),

@@ -226,7 +226,13 @@ describe('bedrock()', () => {
       rawFinishReason: 'tool_use',
       provider: 'bedrock',
       model: MODEL,
-      usage: { inputTokens: 1110, outputTokens: 50, totalTokens: 1160, cachedInputTokens: 1000 },
+      usage: {
+        inputTokens: 1110,
+        outputTokens: 50,
+        totalTokens: 1160,
+        cachedInputTokens: 1000,
+        cacheWriteTokens: 10,
+      },
       message: {
         metadata: {
           reasoning: 'Think. Again.',
@@ -240,8 +246,9 @@ describe('bedrock()', () => {
         },
       },
     });
-    // claude-sonnet-4: $3 in, $0.30 cached, $15 out per MTok
-    expect(last.response.cost).toEqual({ inputUsd: 0.00063, outputUsd: 0.00075, totalUsd: 0.00138 });
+    // claude-sonnet-4: $3 in, $0.30 cache read, $3.75 cache write, $15 out per MTok:
+    // in (100 × 3 + 1000 × 0.30 + 10 × 3.75) / 1e6 = 637.5 / 1e6; out 50 × 15 / 1e6 = 750 / 1e6.
+    expect(last.response.cost).toEqual({ inputUsd: 0.0006375, outputUsd: 0.00075, totalUsd: 0.0013875 });
 
     // The turn goes back with its reasoning blocks first, in order.
     server.requests.length = 0;

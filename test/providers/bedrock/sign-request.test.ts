@@ -69,7 +69,6 @@ describe('createBedrockMapper', () => {
         type: 'finish',
         finishReason: 'other',
         rawFinishReason: 'unknown',
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       },
     ]);
   });

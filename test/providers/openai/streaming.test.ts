@@ -98,9 +98,8 @@ describe('openai streaming', () => {
     expect(response.usage).toMatchObject({ inputTokens: 12, outputTokens: 9, totalTokens: 21 });
     const price = priceOf('gpt-4o-mini');
     expect(price).toBeDefined();
-    expect(response.cost).toEqual(
-      computeCost(response.usage, price ?? { inputPerMTok: 0, outputPerMTok: 0 }),
-    );
+    if (response.usage === undefined || price === undefined) throw new Error('usage and price are known');
+    expect(response.cost).toEqual(computeCost(response.usage, price));
     expect(response.cost?.totalUsd).toBeGreaterThan(0);
     const { firstTokenMs, totalMs } = response.timing;
     expect(firstTokenMs).toBeGreaterThanOrEqual(10);
