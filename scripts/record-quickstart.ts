@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openai } from 'rxagent/openai';
 import { recordModel } from 'rxagent/testing';
+import { quickstartQuestion } from '../examples/recordings/quickstart-question.ts';
 
 const reply =
   'Streaming shows the first words within a few hundred milliseconds, so the reader starts while the ' +
@@ -46,6 +47,6 @@ const model = recordModel(
   openai('gpt-4o-mini', { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'recording' }),
   file,
 );
-const response = await model.complete({ messages: 'In three short sentences: why stream LLM replies?' });
+const response = await model.complete({ messages: quickstartQuestion });
 console.log(`recorded ${tokens.length} tokens, ${response.timing.totalMs} ms, to ${file}`);
 server.close();

@@ -1,14 +1,21 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs an example as `npm run demo` does, without any provider credentials. */
-function runExample(file: string, onStdout?: (text: string, child: ReturnType<typeof spawn>) => void) {
+function runExample(
+  file: string,
+  onStdout?: (text: string, child: ReturnType<typeof spawn>) => void,
+  { args = [], env: extra = {} }: { args?: string[]; env?: Record<string, string> } = {},
+) {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('OPENAI_')) delete env[name];
-  const child = spawn(process.execPath, ['--conditions=rxagent-source', file], { cwd: root, env });
+  Object.assign(env, extra);
+  const child = spawn(process.execPath, ['--conditions=rxagent-source', file, ...args], { cwd: root, env });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (part: string) => {
@@ -28,16 +35,62 @@ describe('examples/quickstart.ts', () => {
     const { code, stdout, stderr } = await runExample('examples/quickstart.ts');
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const [first, ...rest] = stdout.split('\n');
+    const [first, second, ...rest] = stdout.split('\n');
     expect(first).toMatch(/^rxagent quickstart: no OPENAI_API_KEY .* replaying a bundled recording/);
+    expect(second).toBe(
+      'The recording answers a fixed question: "In three short sentences: why stream LLM replies?"',
+    );
     expect(rest.join('\n')).toMatch(/\[stop\] \d+ in \/ \d+ out tokens/);
+  });
+
+  it('says a prompt argument is used only live when it replays', async () => {
+    const { code, stdout } = await runExample('examples/quickstart.ts', undefined, {
+      args: ['Why', 'RxJS?'],
+    });
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[1]).toMatch(/fixed question: .*\(your prompt is used only live/);
+  });
+
+  it('sends its prompt argument (all words) to the live server at OPENAI_BASE_URL, with OPENAI_MODEL', async () => {
+    const bodies: unknown[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (part: string) => (body += part));
+      req.on('end', () => {
+        bodies.push(JSON.parse(body));
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = {
+          id: 'c1',
+          model: 'llama3.2',
+          choices: [{ index: 0, delta: { content: 'Hi.' }, finish_reason: 'stop' }],
+        };
+        res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { code, stdout, stderr } = await runExample('examples/quickstart.ts', undefined, {
+        args: ['Why', 'RxJS?'],
+        env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MODEL: 'llama3.2' },
+      });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^rxagent quickstart: live, openai-compatible\/llama3\.2/);
+      expect(stdout).toContain('[stop] no usage reported');
+      expect(bodies).toMatchObject([
+        { model: 'llama3.2', messages: [{ role: 'user', content: 'Why RxJS?' }] },
+      ]);
+    } finally {
+      server.close();
+    }
   });
 
   it('cancels cleanly on Ctrl-C (SIGINT) mid-stream', async () => {
     let signalled = false;
     const { code, stdout } = await runExample('examples/quickstart.ts', (text, child) => {
       // first token arrived: interrupt
-      if (!signalled && text.split('\n')[1]?.length) {
+      if (!signalled && text.split('\n')[2]?.length) {
         signalled = true;
         child.kill('SIGINT');
       }
