@@ -1,3 +1,4 @@
+export * from './agent/index.ts';
 export * from './core/index.ts';
 export * from './models/index.ts';
 export * from './operators/index.ts';

@@ -1,4 +1,11 @@
-import type { ChatResponse, FinishReason, Message, RxAgentError, StreamEvent, ToolCall } from '../core/index.ts';
+import type {
+  ChatResponse,
+  FinishReason,
+  Message,
+  RxAgentError,
+  StreamEvent,
+  ToolCall,
+} from '../core/index.ts';
 import type { Cost, Usage } from '../core/index.ts';
 import type { ToolOutcome } from '../tools/index.ts';
 
@@ -56,10 +63,4 @@ export interface AgentCompleted {
 
 /** Everything `agent.run` emits: the model's stream events plus the loop's own. */
 export type AgentEvent =
-  | StreamEvent
-  | StepStarted
-  | StepRestarted
-  | ApprovalRequested
-  | ToolResult
-  | StepCompleted
-  | AgentCompleted;
+  StreamEvent | StepStarted | StepRestarted | ApprovalRequested | ToolResult | StepCompleted | AgentCompleted;

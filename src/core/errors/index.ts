@@ -1,5 +1,6 @@
 export { ApiError, type ApiErrorData } from './api-error.ts';
 export { AuditLogError } from './audit-log-error.ts';
+export { type AgentBudget, BudgetExceededError } from './budget-exceeded-error.ts';
 export { DuplicateToolError } from './duplicate-tool-error.ts';
 export { ForbiddenToolArgumentError } from './forbidden-tool-argument-error.ts';
 export { IncompleteStreamError } from './incomplete-stream-error.ts';

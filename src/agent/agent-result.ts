@@ -1,0 +1,45 @@
+import { type Cost, emptyUsage, type Usage } from '../core/index.ts';
+import type { AgentResult } from './agent-event.ts';
+import type { RunState } from './run-state.ts';
+
+function addUsage(total: Usage, usage: Usage): Usage {
+  const sum: Usage = {
+    inputTokens: total.inputTokens + usage.inputTokens,
+    outputTokens: total.outputTokens + usage.outputTokens,
+    totalTokens: total.totalTokens + usage.totalTokens,
+  };
+  for (const key of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+    const value = (total[key] ?? 0) + (usage[key] ?? 0);
+    if (total[key] !== undefined || usage[key] !== undefined) sum[key] = value;
+  }
+  return sum;
+}
+
+/** The result of a finished run: the last step's text, the run's messages, usage and cost summed. */
+export function agentResult(state: RunState, sessionId: string | undefined): AgentResult {
+  const last = state.steps.at(-1);
+  const usage = state.steps.reduce(
+    (total, step) => (step.usage ? addUsage(total, step.usage) : total),
+    emptyUsage(),
+  );
+  const costs = state.steps.map((step) => step.cost);
+  const cost = costs.every((c): c is Cost => c !== undefined)
+    ? costs.reduce<Cost>(
+        (total, c) => ({
+          inputUsd: total.inputUsd + c.inputUsd,
+          outputUsd: total.outputUsd + c.outputUsd,
+          totalUsd: total.totalUsd + c.totalUsd,
+        }),
+        { inputUsd: 0, outputUsd: 0, totalUsd: 0 },
+      )
+    : undefined;
+  return {
+    text: last?.text ?? '',
+    messages: [...state.added],
+    steps: [...state.steps],
+    usage,
+    ...(cost && costs.length > 0 ? { cost } : {}),
+    finishReason: last?.finishReason ?? 'other',
+    ...(sessionId === undefined ? {} : { sessionId }),
+  };
+}

@@ -1,0 +1,42 @@
+import type { AnyTool, ToolRegistry } from '../tools/index.ts';
+import type { AgentExtension } from './agent-extension.ts';
+
+/**
+ * Keeps a registry in step with extensions' tool lists: adds new tools, replaces changed ones and
+ * removes the ones an extension no longer lists. Tools registered by others are never touched.
+ */
+export class ExtensionTools {
+  readonly #registry: ToolRegistry;
+  readonly #extensions: AgentExtension<never>[] = [];
+  /** Name → the tool object an extension registered under it. */
+  readonly #registered = new Map<string, AnyTool>();
+
+  constructor(registry: ToolRegistry) {
+    this.#registry = registry;
+  }
+
+  add(extension: AgentExtension<never>): void {
+    this.#extensions.push(extension);
+    this.sync();
+  }
+
+  /** Applies the extensions' current lists; throws `DuplicateToolError` for a name already taken. */
+  sync(): void {
+    if (this.#extensions.length === 0) return;
+    const current = new Map<string, AnyTool>();
+    for (const extension of this.#extensions) {
+      const tools = typeof extension.tools === 'function' ? extension.tools() : (extension.tools ?? []);
+      for (const tool of tools) current.set(tool.name, tool);
+    }
+    for (const [name, tool] of this.#registered) {
+      if (current.get(name) === tool) continue;
+      this.#registry.unregister(name);
+      this.#registered.delete(name);
+    }
+    for (const [name, tool] of current) {
+      if (this.#registered.get(name) === tool) continue;
+      this.#registry.register(tool);
+      this.#registered.set(name, tool);
+    }
+  }
+}

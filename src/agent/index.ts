@@ -1,0 +1,25 @@
+export type {
+  AgentCompleted,
+  AgentEvent,
+  AgentResult,
+  ApprovalRequested,
+  StepCompleted,
+  StepRestarted,
+  StepStarted,
+  ToolResult,
+} from './agent-event.ts';
+export { Agent, type AgentConfig } from './agent.ts';
+export { AgentBuilder } from './agent-builder.ts';
+export type { AgentExtension } from './agent-extension.ts';
+export type { AgentLogger } from './agent-logger.ts';
+export type {
+  AgentInput,
+  AgentModelSettings,
+  AgentOptions,
+  ApprovalRequest,
+  Approver,
+  InvokeToolOptions,
+  RunOptions,
+} from './agent-options.ts';
+export type { AgentTracer } from './agent-tracer.ts';
+export type { ResponseCache } from './response-cache.ts';

@@ -1,0 +1,35 @@
+import { catchError, concatMap, defer, from, type Observable, retry, throwError, timer } from 'rxjs';
+import { type Message, SessionConflictError } from '../core/index.ts';
+import type { Session, SessionStore } from '../sessions/index.ts';
+
+/** How many times a rebasing append re-reads the session before giving up with the conflict. */
+const REBASE_ATTEMPTS = 16;
+
+/**
+ * Appends a run's messages with the version read at its start. On `SessionConflictError` (another
+ * process wrote meanwhile), `'error'` fails; `'rebase'` re-reads and appends after the winner's
+ * messages, with the new version (again, until it wins or `REBASE_ATTEMPTS` pass).
+ */
+export function persistRun(
+  store: SessionStore,
+  sessionId: string,
+  messages: readonly Message[],
+  version: number,
+  onConflict: 'error' | 'rebase',
+): Observable<Session> {
+  const first = defer(() => from(store.append(sessionId, messages, { expectedVersion: version })));
+  if (onConflict === 'error') return first;
+  const rebased = defer(() => from(store.get(sessionId))).pipe(
+    concatMap((session) =>
+      from(store.append(sessionId, messages, { expectedVersion: session?.version ?? 0 })),
+    ),
+    retry({
+      count: REBASE_ATTEMPTS,
+      delay: (error: unknown, attempt) =>
+        SessionConflictError.is(error) ? timer(Math.min(attempt, 10)) : throwError(() => error),
+    }),
+  );
+  return first.pipe(
+    catchError((error: unknown) => (SessionConflictError.is(error) ? rebased : throwError(() => error))),
+  );
+}

@@ -1,0 +1,26 @@
+import type { ChatResponse, Message } from '../core/index.ts';
+
+/** A run between two steps: everything the next step needs, and nothing half-done. */
+export interface RunState {
+  /** The step to run next, 1-based. */
+  readonly step: number;
+  /** The session's messages before the run. */
+  readonly history: readonly Message[];
+  /** The run's own messages so far: its input, then each finished step with all its tool results. */
+  readonly added: readonly Message[];
+  readonly steps: readonly ChatResponse[];
+  /** Tool calls made so far in the run. */
+  readonly toolCalls: number;
+  /** Invalid tool calls in a row, across steps. */
+  readonly invalidStreak: number;
+  /** The last call's tool and arguments, and how many calls in a row had them. */
+  readonly repeat: { readonly key: string; readonly count: number } | undefined;
+}
+
+/** The state before the first step. */
+export function initialState(history: readonly Message[], input: readonly Message[]): RunState {
+  return { step: 1, history, added: input, steps: [], toolCalls: 0, invalidStreak: 0, repeat: undefined };
+}
+
+/** What the loop passes between steps: another step to run, or the run's end. */
+export type StepEnd = { type: 'next'; state: RunState } | { type: 'done'; state: RunState };

@@ -1,0 +1,169 @@
+import { concat, defer, filter, map, type Observable, of, tap, throwError } from 'rxjs';
+import {
+  type ChatModel,
+  type ChatRequest,
+  type ChatResponse,
+  IncompleteStreamError,
+  type Message,
+  message,
+} from '../core/index.ts';
+import type { ToolOutcome } from '../tools/index.ts';
+import type { AgentEvent } from './agent-event.ts';
+import type { AgentLogger } from './agent-logger.ts';
+import type { AgentModelSettings } from './agent-options.ts';
+import { cachedTurn } from './cached-turn.ts';
+import { isCacheable, responseCacheKey } from './response-cache-key.ts';
+import type { ResponseCache } from './response-cache.ts';
+import { restartableTurn } from './restartable-turn.ts';
+import type { RunState, StepEnd } from './run-state.ts';
+import { type Budgets, checkCalls, checkOutcomes } from './step-budgets.ts';
+import { stepTools, type ToolsEnv } from './step-tools.ts';
+import { traced } from './traced.ts';
+
+/** What a step needs from the agent and the run. */
+export interface StepEnv extends ToolsEnv {
+  model: ChatModel;
+  system: string | undefined;
+  settings: AgentModelSettings;
+  /** The tools to offer, read at the start of each step (extensions' lists are live). */
+  toolSpecs: () => ChatRequest['tools'];
+  budgets: Budgets;
+  stepRetries: number;
+  cache: { store: ResponseCache; ttlMs: number | undefined } | undefined;
+  logger: AgentLogger | undefined;
+}
+
+/** One item of the loop: an event for the subscriber, or the end of a step. */
+export type LoopItem = { type: 'event'; event: AgentEvent } | StepEnd;
+
+const event = (value: AgentEvent): LoopItem => ({ type: 'event', event: value });
+
+function requestOf(env: StepEnv, state: RunState): ChatRequest {
+  const tools = env.toolSpecs();
+  return {
+    messages: [...state.history, ...state.added],
+    ...(env.system === undefined ? {} : { system: env.system }),
+    ...(tools && tools.length > 0 ? { tools } : {}),
+    ...env.settings,
+  };
+}
+
+function toolMessageOf(outcome: ToolOutcome): Message {
+  return message({
+    role: 'tool',
+    toolCallId: outcome.toolCallId,
+    content: outcome.content,
+    ...(outcome.status === 'ok' ? {} : { isError: true }),
+  });
+}
+
+/** The model turn of a step: cached when deterministic, restarted whole after a mid-stream failure. */
+function turnEvents(env: StepEnv, state: RunState, request: ChatRequest): Observable<AgentEvent> {
+  const turn = () => env.model.stream(request);
+  const restartable = restartableTurn(turn, state.step, env.stepRetries, (restarted) =>
+    env.logger?.warn({ step: restarted.step, err: restarted.error }, 'step restarted'),
+  );
+  if (!env.cache || !isCacheable(request)) return restartable;
+  const key = responseCacheKey(env.model, request);
+  // Only a whole, successful turn is cached, so a restarted one is cached as its last attempt.
+  return cachedTurn(env.cache.store, key, restartable.pipe(filter((e) => e.type !== 'step-restarted')), {
+    ttlMs: env.cache.ttlMs,
+    logger: env.logger,
+  });
+}
+
+/** After the turn: run its tools (budgets permitting) and say whether another step follows. */
+function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Observable<LoopItem> {
+  const completed = event({ type: 'step-completed', step: state.step, response });
+  const steps = [...state.steps, response];
+  const calls = response.toolCalls;
+  if (calls.length === 0) {
+    const done: LoopItem = {
+      type: 'done',
+      state: { ...state, added: [...state.added, response.message], steps },
+    };
+    return of(completed, done);
+  }
+  const checked = checkCalls(state, calls, env.budgets);
+  if ('error' in checked)
+    return concat(
+      of(completed),
+      throwError(() => checked.error),
+    );
+  return defer(() => {
+    const outcomes = new Map<string, ToolOutcome>();
+    const tools$ = stepTools(env, state.step, calls).pipe(
+      tap((value) => {
+        if (value.type === 'tool-result') outcomes.set(value.toolCall.id, value.outcome);
+      }),
+    );
+    const next$ = defer(() => {
+      // Tool messages go back in the order of the calls, whatever order the tools finished in.
+      const ordered = calls.map((call) => outcomes.get(call.id)).filter((o) => o !== undefined);
+      const added = [...state.added, response.message, ...ordered.map(toolMessageOf)];
+      const streak = checkOutcomes(state.invalidStreak, ordered, env.budgets, added);
+      if ('error' in streak) return throwError(() => streak.error);
+      const next: RunState = {
+        ...state,
+        step: state.step + 1,
+        added,
+        steps,
+        toolCalls: state.toolCalls + calls.length,
+        invalidStreak: streak.streak,
+        repeat: checked.repeat,
+      };
+      return of<LoopItem>({ type: 'next', state: next });
+    });
+    return concat(of(completed), tools$.pipe(map(event)), next$);
+  });
+}
+
+/**
+ * One step: `step-started`, the model turn's events as they arrive, `step-completed`, then the
+ * turn's tools and the step's end (`next` or `done`). The model turn is the `chat` span.
+ */
+export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
+  return defer(() => {
+    const request = requestOf(env, state);
+    let response: ChatResponse | undefined;
+    const turn$ = traced(
+      env.tracer,
+      {
+        name: `chat ${env.model.modelId}`,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': env.model.provider,
+          'gen_ai.request.model': env.model.modelId,
+          'rxagent.step': state.step,
+        },
+        parent: env.trace,
+      },
+      (scope) =>
+        turnEvents(env, state, request).pipe(
+          tap((value) => {
+            if (value.type !== 'stream-completed') return;
+            response = value.response;
+            const { usage } = value.response;
+            scope.span?.setAttributes({
+              'gen_ai.response.model': value.response.model,
+              'gen_ai.response.finish_reasons': [value.response.finishReason],
+              ...(usage
+                ? {
+                    'gen_ai.usage.input_tokens': usage.inputTokens,
+                    'gen_ai.usage.output_tokens': usage.outputTokens,
+                  }
+                : {}),
+            });
+          }),
+        ),
+    );
+    const events$ = turn$.pipe(
+      filter((value) => value.type !== 'stream-completed'),
+      map(event),
+    );
+    const end$ = defer(() =>
+      response ? afterTurn(env, state, response) : throwError(() => new IncompleteStreamError()),
+    );
+    return concat(of(event({ type: 'step-started', step: state.step })), events$, end$);
+  });
+}

@@ -1,0 +1,85 @@
+import {
+  defer,
+  filter,
+  finalize,
+  map,
+  merge,
+  mergeMap,
+  type Observable,
+  Subject,
+  firstValueFrom,
+  from,
+} from 'rxjs';
+import type { ToolCall } from '../core/index.ts';
+import type { Actor } from '../security/index.ts';
+import type { ToolRegistry } from '../tools/index.ts';
+import type { AgentEvent } from './agent-event.ts';
+import type { Approver } from './agent-options.ts';
+import type { AgentTracer, TraceContext } from './agent-tracer.ts';
+import { approvalDecision } from './approval-decision.ts';
+import { traced } from './traced.ts';
+
+/** What running a step's tools needs from the run. */
+export interface ToolsEnv {
+  registry: ToolRegistry;
+  actor: Actor | undefined;
+  sessionId: string | undefined;
+  approve: Approver | undefined;
+  approvalTimeoutMs: number | undefined;
+  concurrency: number;
+  tracer: AgentTracer | undefined;
+  trace: TraceContext | undefined;
+}
+
+/**
+ * One call through the registry, as events: `approval-requested` when the tool needs a person's
+ * decision (the registry asks through `approve`, after `authorize` and before `execute`), then one
+ * `tool-result`. Unsubscribing cancels the call (its `ctx.signal` aborts).
+ */
+function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable<AgentEvent> {
+  return traced(
+    env.tracer,
+    {
+      name: `execute_tool ${toolCall.name}`,
+      attributes: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': toolCall.name,
+        'gen_ai.tool.call.id': toolCall.id,
+      },
+      parent: env.trace,
+    },
+    (scope) =>
+      defer(() => {
+        // The registry's approve callback is a Promise API; the request it triggers is a value of
+        // this call's stream, so it goes through a Subject that lives exactly as long as the call.
+        const approvals = new Subject<AgentEvent>();
+        const approve = (request: { toolCall: ToolCall; signal: AbortSignal }): Promise<boolean> => {
+          approvals.next({ type: 'approval-requested', step, toolCall });
+          const asked = { step, toolCall: request.toolCall, ...(env.actor ? { actor: env.actor } : {}) };
+          const withSession = env.sessionId === undefined ? asked : { ...asked, sessionId: env.sessionId };
+          return firstValueFrom(
+            approvalDecision(env.approve, withSession, request.signal, env.approvalTimeoutMs),
+          );
+        };
+        const result$ = env.registry
+          .invoke$(toolCall, { ...(env.actor ? { actor: env.actor } : {}), approve })
+          .pipe(
+            filter((event) => event.type === 'outcome'),
+            map((event): AgentEvent => {
+              scope.span?.setAttribute('rxagent.tool.status', event.outcome.status);
+              return { type: 'tool-result', step, toolCall, outcome: event.outcome };
+            }),
+            finalize(() => approvals.complete()),
+          );
+        return merge(approvals, result$);
+      }),
+  );
+}
+
+/**
+ * A step's tool calls, at most `concurrency` at once; one pending approval holds up only its own
+ * call. Emits each call's events as they happen; every call ends with exactly one `tool-result`.
+ */
+export function stepTools(env: ToolsEnv, step: number, calls: readonly ToolCall[]): Observable<AgentEvent> {
+  return from(calls).pipe(mergeMap((call) => callEvents(env, step, call), env.concurrency));
+}
