@@ -27,6 +27,8 @@ export interface ContractTarget {
   spec?: StoreSpec;
   /** A store whose connection `cut()` drops, as a server restart or a killed backend would. */
   droppable?(): Promise<{ store: SessionStore; cut(): Promise<void>; close(): Promise<void> }>;
+  /** A store pointed at a server that is not there (a closed loopback port). */
+  unreachable?(): SessionStore & { close?(): Promise<void> };
   /** Ends every connection `open` made. */
   close(): Promise<void>;
 }
@@ -216,6 +218,20 @@ export function sessionStoreContract(name: string, setup: () => Promise<Contract
       expect(read!.version).toBe(100);
       expect(texts(read!.messages).sort()).toEqual(expected.sort());
     }, 180_000);
+
+    it('fails with SessionStoreError when its server is unreachable', async (context) => {
+      if (!target.unreachable) {
+        context.skip();
+        return;
+      }
+      const lost = target.unreachable();
+      try {
+        await expect(lost.get(fresh())).rejects.toBeInstanceOf(SessionStoreError);
+        await expect(lost.append(fresh(), [user('x')])).rejects.toBeInstanceOf(SessionStoreError);
+      } finally {
+        await lost.close?.();
+      }
+    }, 60_000);
 
     it('keeps every acknowledged append when the connection drops mid-way, failing the rest with typed errors', async (context) => {
       if (!target.droppable) {
