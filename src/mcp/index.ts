@@ -13,3 +13,12 @@ export { McpClient, type McpClientStatus } from './mcp-client.ts';
 export { mcpToolAdapter, type McpToolCaller, type McpToolProgress } from './mcp-tool-adapter.ts';
 export type { ContentBlock, McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
 export { StdioProcessTransport, type StdioProcessOptions } from './stdio-process-transport.ts';
+export type { McpAuthenticate, McpHttpServeOptions, McpHttpRequest } from './mcp-http-server.ts';
+export {
+  type McpServerHandle,
+  type ServeMcpCommonOptions,
+  type ServeMcpHttpOptions,
+  type ServeMcpOptions,
+  type ServeMcpStdioOptions,
+  serveMcp,
+} from './serve-mcp.ts';

@@ -1,0 +1,84 @@
+import type {
+  CallToolResult,
+  McpServer,
+  ServerContext,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import { lastValueFrom, tap } from 'rxjs';
+import type { Actor } from '../security/index.ts';
+import type { JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
+import { actorOf } from './served-actor.ts';
+
+/**
+ * A schema that advertises the tool's JSON Schema and lets every value through: the SDK lists the
+ * real schema, and validation is the registry's own (strict, with a reason the caller can act on).
+ */
+function advertised(parameters: Readonly<JsonSchemaObject>): StandardSchemaWithJSON {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'rxagent',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => ({ ...parameters }), output: () => ({ ...parameters }) },
+    },
+  };
+}
+
+/** A progress value from a tool as the `message` of a progress notification. */
+function progressMessage(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return undefined;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function toResult(outcome: ToolOutcome): CallToolResult {
+  return { content: [{ type: 'text', text: outcome.content }], isError: outcome.status !== 'ok' };
+}
+
+/**
+ * Serves every tool the registry offers (its policy's allow/deny applied) on `server`. A call goes
+ * through `registry.invoke$`: validation, policy, authorization, audit; the request's cancellation
+ * aborts the tool's signal; Observable progress becomes `notifications/progress`; any outcome but
+ * `ok` is an `isError` result whose text is the registry's reason.
+ */
+export function addRegistryTools(
+  server: McpServer,
+  registry: ToolRegistry,
+  fallbackActor: Actor | undefined,
+): void {
+  for (const spec of registry.definitions()) {
+    server.registerTool(
+      spec.name,
+      { description: spec.description, inputSchema: advertised(spec.parameters) },
+      async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        let step = 0;
+        const actor = actorOf(ctx) ?? fallbackActor;
+        const events$ = registry.invoke$(
+          { id: String(ctx.mcpReq.id), name: spec.name, arguments: (args ?? {}) as Record<string, unknown> },
+          { ...(actor ? { actor } : {}), signal: ctx.mcpReq.signal },
+        );
+        const last = await lastValueFrom(
+          events$.pipe(
+            tap((event) => {
+              if (event.type !== 'progress' || progressToken === undefined) return;
+              const message = progressMessage(event.value);
+              void ctx.mcpReq
+                .notify({
+                  method: 'notifications/progress',
+                  params: { progressToken, progress: ++step, ...(message !== undefined ? { message } : {}) },
+                })
+                .catch(() => undefined);
+            }),
+          ),
+        );
+        if (last.type !== 'outcome') throw new Error('the registry ended without an outcome');
+        return toResult(last.outcome);
+      },
+    );
+  }
+}

@@ -1,0 +1,83 @@
+import type { Readable, Writable } from 'node:stream';
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Actor } from '../security/index.ts';
+import type { ToolRegistry } from '../tools/index.ts';
+import { type McpAuthenticate, type McpHttpServeOptions, McpHttpServer } from './mcp-http-server.ts';
+import { addRegistryTools } from './registry-tools.ts';
+
+/** Options of every served endpoint. */
+export interface ServeMcpCommonOptions {
+  /** The server's name and version, as clients see them. */
+  name: string;
+  version: string;
+  instructions?: string;
+  /** The actor of calls that carry no authenticated one (stdio, or HTTP without `authenticate`). */
+  actor?: Actor;
+  /**
+   * Adds more to each SDK server instance (resources, prompts, completions) with the SDK's own API;
+   * called once per server instance (per 2025 session, per 2026 request, once for stdio).
+   */
+  configure?: (server: McpServer) => void;
+  /** Errors of the transport layer (never thrown into the caller). */
+  onError?: (error: Error) => void;
+}
+
+/** Serve over stdin/stdout. */
+export interface ServeMcpStdioOptions extends ServeMcpCommonOptions {
+  transport: 'stdio';
+  /** @default process.stdin */
+  stdin?: Readable;
+  /** @default process.stdout */
+  stdout?: Writable;
+}
+
+/** Serve over Streamable HTTP. */
+export interface ServeMcpHttpOptions extends ServeMcpCommonOptions {
+  http: McpHttpServeOptions;
+  /** Authenticates every request; its actor is the `actor` of each call, `null` answers 401. */
+  authenticate?: McpAuthenticate;
+}
+
+/** What `serveMcp` takes. */
+export type ServeMcpOptions = ServeMcpStdioOptions | ServeMcpHttpOptions;
+
+/** A running MCP endpoint. */
+export interface McpServerHandle {
+  /** The HTTP endpoint's URL (`undefined` for stdio). */
+  readonly url: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a `ToolRegistry` over MCP (both 2026-07-28 and 2025-11-25): every call goes through the
+ * registry's allow/deny list, strict validation, policy, authorization and audit. HTTP binds
+ * 127.0.0.1 by default and checks `Host` and `Origin`.
+ * @example
+ * const server = await serveMcp(registry, { name: 'tools', version: '1.0.0', http: { port: 0 } });
+ * console.log(server.url); // http://127.0.0.1:43817/mcp
+ * await server.close();
+ */
+export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions): Promise<McpServerHandle> {
+  const onError = options.onError ?? (() => undefined);
+  const factory = () => {
+    const server = new McpServer(
+      { name: options.name, version: options.version },
+      {
+        capabilities: { tools: {} },
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+      },
+    );
+    addRegistryTools(server, registry, options.actor);
+    options.configure?.(server);
+    return server;
+  };
+  if ('transport' in options) {
+    const transport = new StdioServerTransport(options.stdin, options.stdout);
+    const handle = serveStdio(factory, { transport, onerror: onError });
+    return { url: undefined, close: () => handle.close() };
+  }
+  const http = new McpHttpServer(factory, options.http, options.authenticate, onError);
+  const url = await http.listen(options.http.host ?? '127.0.0.1', options.http.port ?? 0);
+  return { url, close: () => http.close() };
+}
