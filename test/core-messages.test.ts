@@ -57,7 +57,7 @@ describe('messages', () => {
 });
 
 describe('pricing', () => {
-  it('matches the longest prefix, ignoring a provider prefix', () => {
+  it('matches listed snapshots and aliases exactly, ignoring a provider prefix', () => {
     expect(priceOf('gpt-4o-mini-2024-07-18')).toMatchObject({ inputPerMTok: 0.15 });
     expect(priceOf('gpt-4o-2024-08-06')).toMatchObject({ inputPerMTok: 2.5 });
     expect(priceOf('openai/gpt-4.1-nano')).toMatchObject({ inputPerMTok: 0.1 });

@@ -22,7 +22,8 @@ export {
   user,
 } from './messages.ts';
 export type { CallOptions, ChatModel, ModelCapabilities, RetryOptions } from './model.ts';
-export { computeCost, type ModelPrice, modelPrices, priceOf } from './pricing.ts';
+export { modelPrices } from './model-prices.ts';
+export { computeCost, type ModelPrice, priceOf } from './pricing.ts';
 export type { ChatRequest, ToolChoice, ToolSpec } from './request.ts';
 export type { ChatResponse, FinishReason } from './response.ts';
 export { type Cost, emptyUsage, type Usage } from './usage.ts';

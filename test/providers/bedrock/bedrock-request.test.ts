@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assistant, message, system, toolMessage, user } from '../../../src/index.ts';
 import { bedrockCapabilities } from '../../../src/providers/bedrock/bedrock-capabilities.ts';
 import { parseBedrockErrorBody } from '../../../src/providers/bedrock/bedrock-error-body.ts';
-import { bedrockModelName, bedrockPriceOf } from '../../../src/providers/bedrock/bedrock-prices.ts';
+import { bedrockBaseModelId, bedrockPriceOf } from '../../../src/providers/bedrock/bedrock-prices.ts';
 import { buildConverseRequest } from '../../../src/providers/bedrock/bedrock-request.ts';
 
 const tool = { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } };
@@ -164,12 +164,15 @@ describe('parseBedrockErrorBody', () => {
 });
 
 describe('bedrock model families', () => {
-  it('strips ARNs, region and vendor prefixes', () => {
-    expect(bedrockModelName('us.anthropic.claude-sonnet-4-20250514-v1:0')).toBe(
-      'claude-sonnet-4-20250514-v1:0',
+  it('strips ARNs and cross-region prefixes, keeping the vendor', () => {
+    expect(bedrockBaseModelId('us.anthropic.claude-sonnet-4-20250514-v1:0')).toBe(
+      'anthropic.claude-sonnet-4-20250514-v1:0',
     );
-    expect(bedrockModelName('arn:aws:bedrock:us-east-1:123:inference-profile/eu.amazon.nova-pro-v1:0')).toBe(
-      'nova-pro-v1:0',
+    expect(
+      bedrockBaseModelId('arn:aws:bedrock:us-east-1:123:inference-profile/eu.amazon.nova-pro-v1:0'),
+    ).toBe('amazon.nova-pro-v1:0');
+    expect(bedrockBaseModelId('global.anthropic.claude-haiku-4-5-20251001-v1:0')).toBe(
+      'anthropic.claude-haiku-4-5-20251001-v1:0',
     );
   });
 
@@ -178,8 +181,15 @@ describe('bedrock model families', () => {
       inputPerMTok: 3,
       outputPerMTok: 15,
     });
-    expect(bedrockPriceOf('us.amazon.nova-micro-v1:0')).toEqual({ inputPerMTok: 0.035, outputPerMTok: 0.14 });
+    expect(bedrockPriceOf('us.amazon.nova-micro-v1:0')).toEqual({
+      inputPerMTok: 0.035,
+      outputPerMTok: 0.14,
+      cachedInputPerMTok: 0.00875,
+    });
     expect(bedrockPriceOf('cohere.command-r-v1:0')).toBeUndefined();
+    // Exact ids only: a newer revision or another vendor's model of a similar name has no price.
+    expect(bedrockPriceOf('anthropic.claude-sonnet-4-20250514-v2:0')).toBeUndefined();
+    expect(bedrockPriceOf('amazon.nova-micro-v1:0:128k')).toBeUndefined();
   });
 
   it('has capabilities per family', () => {

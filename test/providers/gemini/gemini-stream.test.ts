@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
   IncompleteStreamError,
+  InvalidRequestError,
   RateLimitError,
   type StreamEvent,
   StreamParseError,
@@ -63,7 +64,9 @@ describe('gemini over HTTP', () => {
         cachedInputTokens: 1000,
         reasoningTokens: 70,
       },
-      cost: { inputUsd: 0.000135, outputUsd: 0.00025, totalUsd: 0.000385 },
+      // gemini-2.5-flash: $0.30 in, $0.03 cached, $2.50 out per MTok:
+      // in (200 × 0.30 + 1000 × 0.03) / 1e6 = 90 / 1e6; out 100 × 2.50 / 1e6 = 250 / 1e6.
+      cost: { inputUsd: 0.00009, outputUsd: 0.00025, totalUsd: 0.00034 },
       provider: 'gemini',
       model: 'gemini-2.5-flash',
       responseId: 'resp-think-1',
@@ -134,7 +137,7 @@ describe('gemini over HTTP', () => {
     expect(recorded.requests[0]?.method).toBe('POST');
   });
 
-  it('reads the key from GOOGLE_GENERATIVE_AI_API_KEY, then GEMINI_API_KEY, else sends none', async () => {
+  it('reads the key from GOOGLE_GENERATIVE_AI_API_KEY, then GEMINI_API_KEY, else sends nothing', async () => {
     const recorded = await servers.start([reply('text.sse')]);
     const keyless = () =>
       gemini('gemini-2.5-flash', { baseURL: recorded.url, retry: false }).complete({ messages: 'hi' });
@@ -144,12 +147,10 @@ describe('gemini over HTTP', () => {
     vi.stubEnv('GOOGLE_GENERATIVE_AI_API_KEY', '');
     await keyless();
     vi.stubEnv('GEMINI_API_KEY', '');
-    await keyless();
-    expect(recorded.requests.map((r) => r.headers['x-goog-api-key'])).toEqual([
-      'google-key',
-      'gemini-key',
-      undefined,
-    ]);
+    const error = await keyless().catch((e: unknown) => e);
+    expect(InvalidRequestError.is(error)).toBe(true);
+    expect((error as Error).message).toContain('GOOGLE_GENERATIVE_AI_API_KEY or GEMINI_API_KEY');
+    expect(recorded.requests.map((r) => r.headers['x-goog-api-key'])).toEqual(['google-key', 'gemini-key']);
   });
 
   it('a safety stop ends with content-filter after the text so far; a blocked prompt with no text', async () => {
