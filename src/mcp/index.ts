@@ -22,3 +22,4 @@ export {
   type ServeMcpStdioOptions,
   serveMcp,
 } from './serve-mcp.ts';
+export type { McpListNotifier } from './list-notifier.ts';

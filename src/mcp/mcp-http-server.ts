@@ -16,9 +16,11 @@ import {
   type InboundHttpRequest,
   createMcpHandler,
   isInitializeRequest,
+  type McpHttpHandler,
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { Actor } from '../security/index.ts';
+import { type McpListNotifier, listNotifier } from './list-notifier.ts';
 import { memoryEventStore } from './memory-event-store.ts';
 import { readJsonBody } from './read-json-body.ts';
 import { authInfoFor } from './served-actor.ts';
@@ -78,7 +80,10 @@ function requestView(req: IncomingMessage): McpHttpRequest {
 export class McpHttpServer {
   readonly #server: Server;
   readonly #sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: McpServer }>();
-  readonly #factory: () => McpServer;
+  readonly #factory: (era: 'legacy' | 'modern') => McpServer;
+  readonly #handler: McpHttpHandler;
+  /** Tells every 2025 session and every open 2026 `subscriptions/listen` stream. */
+  readonly notify: McpListNotifier;
   readonly #path: string;
   readonly #guards: Guard[];
   readonly #authenticate: McpAuthenticate | undefined;
@@ -86,7 +91,7 @@ export class McpHttpServer {
   readonly #onError: (error: Error) => void;
 
   constructor(
-    factory: () => McpServer,
+    factory: (era: 'legacy' | 'modern') => McpServer,
     options: McpHttpServeOptions,
     authenticate: McpAuthenticate | undefined,
     onError: (error: Error) => void,
@@ -99,7 +104,12 @@ export class McpHttpServer {
       options.allowedHosts ? hostHeaderValidation([...options.allowedHosts]) : localhostHostValidation(),
       options.allowedOrigins ? originValidation([...options.allowedOrigins]) : localhostOriginValidation(),
     ];
-    this.#modern = toNodeHandler(createMcpHandler(() => factory(), { onerror: onError }));
+    this.#handler = createMcpHandler((ctx) => factory(ctx.era), { onerror: onError });
+    this.#modern = toNodeHandler(this.#handler);
+    this.notify = listNotifier(
+      () => [...this.#sessions.values()].map((session) => session.server),
+      this.#handler.notify,
+    );
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
         this.#onError(error instanceof Error ? error : new Error(String(error)));
@@ -132,6 +142,7 @@ export class McpHttpServer {
         await server.close().catch(() => undefined);
       }),
     );
+    await this.#handler.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -174,7 +185,7 @@ export class McpHttpServer {
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: an Mcp-Session-Id header is required');
     }
-    const server = this.#factory();
+    const server = this.#factory('legacy');
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: memoryEventStore(),

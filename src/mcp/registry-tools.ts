@@ -62,20 +62,25 @@ export function addRegistryTools(
           { id: String(ctx.mcpReq.id), name: spec.name, arguments: (args ?? {}) as Record<string, unknown> },
           { ...(actor ? { actor } : {}), signal: ctx.mcpReq.signal },
         );
+        // Progress is sent in order and before the result: each notification waits for the one before.
+        let sent = Promise.resolve();
         const last = await lastValueFrom(
           events$.pipe(
             tap((event) => {
               if (event.type !== 'progress' || progressToken === undefined) return;
               const message = progressMessage(event.value);
-              void ctx.mcpReq
-                .notify({
-                  method: 'notifications/progress',
-                  params: { progressToken, progress: ++step, ...(message !== undefined ? { message } : {}) },
-                })
+              const params = {
+                progressToken,
+                progress: ++step,
+                ...(message !== undefined ? { message } : {}),
+              };
+              sent = sent
+                .then(() => ctx.mcpReq.notify({ method: 'notifications/progress', params }))
                 .catch(() => undefined);
             }),
           ),
         );
+        await sent;
         if (last.type !== 'outcome') throw new Error('the registry ended without an outcome');
         return toResult(last.outcome);
       },

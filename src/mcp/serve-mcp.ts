@@ -1,9 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type McpServerOptions } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Actor } from '../security/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 import { type McpAuthenticate, type McpHttpServeOptions, McpHttpServer } from './mcp-http-server.ts';
+import { type McpListNotifier, listNotifier } from './list-notifier.ts';
 import { addRegistryTools } from './registry-tools.ts';
 
 /** Options of every served endpoint. */
@@ -14,11 +15,13 @@ export interface ServeMcpCommonOptions {
   instructions?: string;
   /** The actor of calls that carry no authenticated one (stdio, or HTTP without `authenticate`). */
   actor?: Actor;
+  /** More options of each SDK server instance (capabilities are merged over `tools`). */
+  serverOptions?: McpServerOptions;
   /**
    * Adds more to each SDK server instance (resources, prompts, completions) with the SDK's own API;
    * called once per server instance (per 2025 session, per 2026 request, once for stdio).
    */
-  configure?: (server: McpServer) => void;
+  configure?: (server: McpServer, context: { era: 'legacy' | 'modern' }) => void;
   /** Errors of the transport layer (never thrown into the caller). */
   onError?: (error: Error) => void;
 }
@@ -46,6 +49,8 @@ export type ServeMcpOptions = ServeMcpStdioOptions | ServeMcpHttpOptions;
 export interface McpServerHandle {
   /** The HTTP endpoint's URL (`undefined` for stdio). */
   readonly url: string | undefined;
+  /** Tells connected clients a list changed (e.g. after `registry.register`). */
+  readonly notify: McpListNotifier;
   close(): Promise<void>;
 }
 
@@ -60,24 +65,35 @@ export interface McpServerHandle {
  */
 export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions): Promise<McpServerHandle> {
   const onError = options.onError ?? (() => undefined);
-  const factory = () => {
+  const { serverOptions = {} } = options;
+  const factory = (era: 'legacy' | 'modern') => {
     const server = new McpServer(
       { name: options.name, version: options.version },
       {
-        capabilities: { tools: {} },
+        ...serverOptions,
+        capabilities: { tools: { listChanged: true }, ...serverOptions.capabilities },
         ...(options.instructions ? { instructions: options.instructions } : {}),
       },
     );
     addRegistryTools(server, registry, options.actor);
-    options.configure?.(server);
+    options.configure?.(server, { era });
     return server;
   };
   if ('transport' in options) {
+    const live = new Set<McpServer>();
     const transport = new StdioServerTransport(options.stdin, options.stdout);
-    const handle = serveStdio(factory, { transport, onerror: onError });
-    return { url: undefined, close: () => handle.close() };
+    const handle = serveStdio(
+      (ctx) => {
+        const server = factory(ctx.era);
+        live.add(server);
+        server.server.onclose = () => live.delete(server);
+        return server;
+      },
+      { transport, onerror: onError },
+    );
+    return { url: undefined, notify: listNotifier(() => live, undefined), close: () => handle.close() };
   }
   const http = new McpHttpServer(factory, options.http, options.authenticate, onError);
   const url = await http.listen(options.http.host ?? '127.0.0.1', options.http.port ?? 0);
-  return { url, close: () => http.close() };
+  return { url, notify: http.notify, close: () => http.close() };
 }
