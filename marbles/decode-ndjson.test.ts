@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StreamParseError } from '../src/index.ts';
+import { StreamLimitError, StreamParseError } from '../src/index.ts';
 import { decodeNDJSON } from '../src/operators/index.ts';
 import { splitAnywhere } from '../test/support/split.ts';
 import { chunks$, collectSync, createScheduler, utf8 } from './support/helpers.ts';
@@ -78,6 +78,33 @@ describe('decodeNDJSON', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('decodeNDJSON: maxLineBytes', () => {
+  it('errors with StreamLimitError once a line grows past the cap, and unsubscribes the source', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const src = cold('-a-b-c-|', { a: '1\n[', b: '1,2,3,4,5', c: ',6]\n' });
+      expectObservable(src.pipe(decodeNDJSON({ maxLineBytes: 8 }))).toBe(
+        '-x-#',
+        { x: 1 },
+        new StreamLimitError('An NDJSON line exceeded 8 bytes', 8),
+      );
+      expectSubscriptions(src.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('counts each line afresh at any split', () => {
+    const body = Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, pad: 'z'.repeat(10) })).join('\n');
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 30 }), (cuts) => {
+        const chunks = splitAnywhere(body, cuts);
+        const { values, error } = collectSync(chunks$(chunks).pipe(decodeNDJSON({ maxLineBytes: 40 })));
+        expect(error).toBeUndefined();
+        expect(values).toHaveLength(40);
+      }),
+      { numRuns: 50 },
     );
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { StreamLimitError } from '../src/index.ts';
 import { decodeSSE, type SSEMessage } from '../src/operators/index.ts';
 import { splitAnywhere } from '../test/support/split.ts';
 import { chunks$, collectSync, createScheduler, utf8 } from './support/helpers.ts';
@@ -140,5 +141,40 @@ describe('decodeSSE', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('decodeSSE: maxEventBytes', () => {
+  it('errors with StreamLimitError once an event grows past the cap, and unsubscribes the source', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const src = cold('-a-b-c-d-|', { a: 'data: 1\n\n', b: 'data: xxxx', c: 'xxxxxx', d: 'xx\n\n' });
+      expectObservable(src.pipe(decodeSSE({ maxEventBytes: 12 }))).toBe(
+        '-x---#',
+        { x: { data: '1' } },
+        new StreamLimitError('A server-sent event exceeded 12 bytes without ending', 12),
+      );
+      expectSubscriptions(src.subscriptions).toBe('^----!');
+    });
+  });
+
+  it('counts each event afresh: many events, each under the cap, pass at any split', () => {
+    const body = Array.from({ length: 50 }, (_, i) => `data: ${'y'.repeat(20)}${i}\n\n`).join('');
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 30 }), (cuts) => {
+        const chunks = splitAnywhere(body, cuts);
+        const { values, error } = decodeAll(chunks, { maxEventBytes: 64 });
+        expect(error).toBeUndefined();
+        expect(values).toHaveLength(50);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('comments reset the count (keep-alives between long pauses are fine)', () => {
+    const { values, error } = decodeAll([': ping\n', ': ping\n', ': ping\n', 'data: 1\n\n'], {
+      maxEventBytes: 10,
+    });
+    expect(error).toBeUndefined();
+    expect(values).toEqual([{ data: '1' }]);
   });
 });

@@ -57,3 +57,34 @@ describe('idleTimeout', () => {
     });
   });
 });
+
+describe('idleTimeout: one timer per silence, not per value', () => {
+  it('keeps a long stream of close values alive and times out after its last one', () => {
+    createScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold('-a-a-a-a-a-a-a-------|').pipe(idleTimeout(3))).toBe(
+        '-a-a-a-a-a-a-a--#',
+        undefined,
+        new TimeoutError(3),
+      );
+    });
+  });
+
+  it('schedules no timer per value', () => {
+    const scheduler = createScheduler();
+    scheduler.run(({ cold, expectObservable }) => {
+      let scheduled = 0;
+      const counting = {
+        now: () => scheduler.now(),
+        schedule: ((...args: Parameters<typeof scheduler.schedule>) => {
+          scheduled += 1;
+          return scheduler.schedule(...args);
+        }) as typeof scheduler.schedule,
+      };
+      expectObservable(
+        cold('abababababababababab|').pipe(idleTimeout({ ms: 100, scheduler: counting })),
+      ).toBe('abababababababababab|');
+      scheduler.flush();
+      expect(scheduled).toBe(1);
+    });
+  });
+});

@@ -23,5 +23,7 @@ export interface ChatResponse {
   model: string;
   /** The provider's id for this response, when it sends one. */
   responseId?: string;
+  /** The provider's id for the HTTP request (`x-request-id`, `request-id`, `x-amzn-requestid`), for support tickets. */
+  requestId?: string;
   timing: { firstTokenMs?: number; totalMs: number };
 }

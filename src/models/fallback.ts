@@ -1,6 +1,7 @@
 import { catchError, defer, lastValueFrom, type Observable, tap, throwError } from 'rxjs';
 import {
   ApiError,
+  type CallOptions,
   type ChatModel,
   type ChatRequest,
   isRetryableError,
@@ -8,14 +9,15 @@ import {
   RxAgentError,
   type StreamEvent,
 } from '../core/index.ts';
-import { collectResponse } from '../operators/index.ts';
+import { cancelOnAbort, collectResponse } from '../operators/index.ts';
 
 /** Options of {@link fallback}. */
 export interface FallbackOptions {
   /**
    * Whether to move on to the next model after `error` (raised by `model` before it emitted anything).
    * @default isRetryableError(error) || ApiError with status 404 — network errors, timeouts, 408,
-   * 409, 429, 5xx (the model's own retries are already spent), and a model that does not exist.
+   * 409, 429, 5xx (the model's own retries are already spent), a body that ended before any
+   * event, and a model that does not exist. Never a caller's mistake (`InvalidRequestError`).
    */
   shouldFallback?: (error: unknown, model: ChatModel, index: number) => boolean;
   /** Called each time a model is given up for the next one (logging, metrics). */
@@ -36,7 +38,9 @@ export const isAvailabilityError = (error: unknown): boolean =>
  * A model that streams from the first of `models` and, when that one fails with an availability
  * error before emitting anything, subscribes to the next (and so on). Once any event has been
  * emitted, an error passes through unchanged: output is never replayed from another model. When
- * every model fails, the last error is raised.
+ * every model fails, the last error is raised. `CallOptions` (signal, headers, timeout, retry,
+ * tool-call deltas) are passed to each model tried; once the signal aborts no further model is
+ * tried and the stream errors with the signal's reason.
  *
  * The answering model shows in the `StreamCompleted` response's `provider` and `model`. The
  * combinator's own `provider` / `modelId` are those of the first (primary) model, so it drops in
@@ -55,32 +59,38 @@ export function fallback(models: readonly ChatModel[], options: FallbackOptions 
   const list = Object.freeze([...models]);
   const shouldFallback = options.shouldFallback ?? isAvailabilityError;
 
-  const attempt = (request: ChatRequest, index: number): Observable<StreamEvent> =>
+  const attempt = (
+    request: ChatRequest,
+    call: CallOptions | undefined,
+    index: number,
+  ): Observable<StreamEvent> =>
     defer(() => {
       const model = list[index] as ChatModel;
       const next = list[index + 1];
       let emitted = false;
-      return model.stream(request).pipe(
+      return model.stream(request, call).pipe(
         tap(() => {
           emitted = true;
         }),
         catchError((error: unknown) => {
-          if (emitted || next === undefined || !shouldFallback(error, model, index))
+          if (emitted || next === undefined || call?.signal?.aborted || !shouldFallback(error, model, index))
             return throwError(() => error);
           options.onFallback?.({ error, from: model, to: next, index: index + 1 });
-          return attempt(request, index + 1);
+          return attempt(request, call, index + 1);
         }),
       );
     });
 
-  const stream = (request: ChatRequest) => attempt(request, 0);
+  const stream = (request: ChatRequest, call?: CallOptions) =>
+    attempt(request, call, 0).pipe(cancelOnAbort(call?.signal));
   return Object.freeze({
     provider: primary.provider,
     modelId: primary.modelId,
     capabilities: Object.freeze(intersect(list)),
     models: list,
     stream,
-    complete: (request: ChatRequest) => lastValueFrom(stream(request).pipe(collectResponse())),
+    complete: (request: ChatRequest, call?: CallOptions) =>
+      lastValueFrom(stream(request, call).pipe(collectResponse())),
   });
 }
 

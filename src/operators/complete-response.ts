@@ -19,6 +19,8 @@ export interface CompleteResponseMeta {
   model: string;
   /** When given, the response carries its `cost`. */
   price?: ModelPrice;
+  /** Read at completion: the provider's request id of the answering request, when known. */
+  requestId?: () => string | undefined;
 }
 
 /**
@@ -115,6 +117,12 @@ function buildResponse(
     provider: meta.provider,
     model: finish.model ?? meta.model,
     ...(finish.responseId === undefined ? {} : { responseId: finish.responseId }),
+    ...requestIdOf(meta),
     timing,
   };
+}
+
+function requestIdOf(meta: CompleteResponseMeta): { requestId?: string } {
+  const requestId = meta.requestId?.();
+  return requestId === undefined ? {} : { requestId };
 }

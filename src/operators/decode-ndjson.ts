@@ -1,6 +1,19 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import { StreamParseError } from '../core/index.ts';
+import { StreamLimitError, StreamParseError } from '../core/index.ts';
 import { textFeed } from './text-feed.ts';
+
+/** The default cap of one NDJSON line. */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** Options of {@link decodeNDJSON}. */
+export interface DecodeNDJSONOptions {
+  /**
+   * The longest line, in bytes (UTF-16 code units for string input): past it the stream errors
+   * with `StreamLimitError` instead of buffering without limit.
+   * @default 16 MiB
+   */
+  maxLineBytes?: number;
+}
 
 /**
  * Decodes newline-delimited JSON (one JSON value per line) from a byte or text stream.
@@ -8,16 +21,22 @@ import { textFeed } from './text-feed.ts';
  * Bytes are decoded as UTF-8 in streaming mode (characters split across chunks stay intact); a
  * leading BOM is dropped; `\r\n` is accepted; blank lines are skipped; a last line without a
  * newline is parsed at completion. A line that is not JSON errors the stream with
- * `StreamParseError`, whose `raw` is the line.
+ * `StreamParseError`, whose `raw` is the line; a line longer than `maxLineBytes` with
+ * `StreamLimitError`.
  * @example
  * httpStream(req).pipe(decodeNDJSON<OllamaChunk>())
  */
-export function decodeNDJSON<T = unknown>(): OperatorFunction<Uint8Array | string, T> {
+export function decodeNDJSON<T = unknown>(
+  options: DecodeNDJSONOptions = {},
+): OperatorFunction<Uint8Array | string, T> {
+  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES } = options;
   return (source) =>
     new Observable<T>((subscriber) => {
       let started = false;
       // The current line's text so far; V8 concatenates strings as ropes, so this stays linear.
       let pending = '';
+      // Bytes fed since the last line break.
+      let lineBytes = 0;
 
       const emitLine = (line: string) => {
         const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
@@ -51,6 +70,7 @@ export function decodeNDJSON<T = unknown>(): OperatorFunction<Uint8Array | strin
           start = newline + 1;
           newline = chunk.indexOf('\n', start);
         }
+        if (start > 0) lineBytes = chunk.length - start;
         if (start < chunk.length) pending += start === 0 ? chunk : chunk.slice(start);
       };
 
@@ -59,10 +79,18 @@ export function decodeNDJSON<T = unknown>(): OperatorFunction<Uint8Array | strin
       return source.subscribe({
         next(chunk) {
           if (subscriber.closed) return;
+          lineBytes += chunk.length;
           try {
             text.push(chunk);
           } catch (error) {
             subscriber.error(error);
+            return;
+          }
+          if (lineBytes > maxLineBytes && !subscriber.closed) {
+            pending = '';
+            subscriber.error(
+              new StreamLimitError(`An NDJSON line exceeded ${maxLineBytes} bytes`, maxLineBytes),
+            );
           }
         },
         error: (error) => subscriber.error(error),

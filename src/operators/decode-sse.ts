@@ -1,6 +1,10 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Observable, type OperatorFunction } from 'rxjs';
+import { StreamLimitError } from '../core/index.ts';
 import { textFeed } from './text-feed.ts';
+
+/** The default cap of one event: far above any provider's event (a base64 image is a few MiB). */
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
 /** One server-sent event. `event` and `id` are present only when the server sent them. */
 export interface SSEMessage {
@@ -15,6 +19,13 @@ export interface DecodeSSEOptions {
   onRetry?: (ms: number) => void;
   /** Called with the text of every comment line (`: keep-alive`), leading space removed. */
   onComment?: (text: string) => void;
+  /**
+   * The most bytes fed without an event (or comment) being completed: past it the stream errors
+   * with `StreamLimitError`, so a server that never ends its event cannot grow memory without
+   * limit. Checked per chunk, so the parser holds at most this plus one chunk.
+   * @default 16 MiB
+   */
+  maxEventBytes?: number;
 }
 
 /**
@@ -32,23 +43,41 @@ export interface DecodeSSEOptions {
  * httpStream(req).pipe(decodeSSE(), map((m) => JSON.parse(m.data)))
  */
 export function decodeSSE(options: DecodeSSEOptions = {}): OperatorFunction<Uint8Array | string, SSEMessage> {
-  const { onRetry, onComment } = options;
+  const { onRetry, onComment, maxEventBytes = DEFAULT_MAX_EVENT_BYTES } = options;
   return (source) =>
     new Observable<SSEMessage>((subscriber) => {
+      // Bytes fed since the parser last completed an event or comment (eventsource-parser has no cap).
+      let pending = 0;
       const parser = createParser({
-        onEvent: (event: EventSourceMessage) => subscriber.next(toMessage(event)),
+        onEvent: (event: EventSourceMessage) => {
+          pending = 0;
+          subscriber.next(toMessage(event));
+        },
         ...(onRetry ? { onRetry } : {}),
-        ...(onComment ? { onComment } : {}),
+        onComment: (comment: string) => {
+          pending = 0;
+          onComment?.(comment);
+        },
       });
       // The parser strips the BOM the text keeps.
       const text = textFeed((chunk) => parser.feed(chunk));
       return source.subscribe({
         next(chunk) {
           if (subscriber.closed) return;
+          pending += chunk.length;
           try {
             text.push(chunk);
           } catch (error) {
             subscriber.error(error);
+            return;
+          }
+          if (pending > maxEventBytes && !subscriber.closed) {
+            subscriber.error(
+              new StreamLimitError(
+                `A server-sent event exceeded ${maxEventBytes} bytes without ending`,
+                maxEventBytes,
+              ),
+            );
           }
         },
         error: (error) => subscriber.error(error),

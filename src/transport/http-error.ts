@@ -1,5 +1,6 @@
 import { ApiError, RateLimitError } from '../core/index.ts';
 import { parseRetryAfter } from './parse-retry-after.ts';
+import { requestIdOf } from './request-id.ts';
 
 /** Pulls a provider's own message and error type out of an error body. */
 export type ErrorBodyParser = (
@@ -35,7 +36,8 @@ const MAX_BODY_CHARS = 8192;
 
 /**
  * The typed error for a non-2xx response: `RateLimitError` for 429, `ApiError` otherwise, with the
- * provider's message, the raw body (capped at 8 KiB) and the server's retry delay.
+ * provider's message, the raw body (capped at 8 KiB), the server's retry delay, the provider's
+ * request id and the response headers.
  */
 export function httpError(
   provider: string,
@@ -47,6 +49,7 @@ export function httpError(
   const parsed = parseErrorBody(bodyText, headers);
   const body = bodyText.length > MAX_BODY_CHARS ? bodyText.slice(0, MAX_BODY_CHARS) : bodyText;
   const retryAfterMs = parseRetryAfter(headers);
+  const requestId = requestIdOf(headers);
   const message = `${provider} returned HTTP ${status}${parsed?.message ? `: ${parsed.message}` : ''}`;
   const data = {
     status,
@@ -54,6 +57,8 @@ export function httpError(
     body,
     ...(parsed?.errorType === undefined ? {} : { errorType: parsed.errorType }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(requestId === undefined ? {} : { requestId }),
+    headers,
   };
   return status === 429 ? new RateLimitError(message, data) : new ApiError(message, data);
 }

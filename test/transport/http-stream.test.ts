@@ -27,13 +27,15 @@ describe('httpStream', () => {
     expect(server.requests[0]?.headers['content-type']).toBe('application/json');
   });
 
-  it('lets prepare rewrite the headers (signing)', async () => {
+  it('runs the beforeRequest hook on the request ky is about to send (signing)', async () => {
     const server = await servers.start([{ chunks: ['ok'] }]);
     const bytes$ = httpStream({
       provider: 'test',
       url: server.url,
       body: { a: 1 },
-      prepare: async (req) => ({ ...req.headers, authorization: `sig ${req.body.length}` }),
+      beforeRequest: async ({ request }) => {
+        request.headers.set('authorization', `sig ${(await request.clone().text()).length}`);
+      },
     });
     await lastValueFrom(bytes$);
     expect(server.requests[0]?.headers.authorization).toBe('sig 7');

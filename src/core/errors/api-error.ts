@@ -10,6 +10,10 @@ export interface ApiErrorData {
   errorType?: string;
   /** How long the server asked us to wait, from `retry-after-ms` / `Retry-After`. */
   retryAfterMs?: number;
+  /** The provider's id for the request (`x-request-id`, `request-id`, `x-amzn-requestid`), for support tickets. */
+  requestId?: string;
+  /** The response headers, when the error came with an HTTP response. */
+  headers?: Headers;
   cause?: unknown;
 }
 
@@ -24,6 +28,8 @@ export class ApiError extends RxAgentError {
   readonly body: string | undefined;
   readonly errorType: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly requestId: string | undefined;
+  readonly headers: Headers | undefined;
 
   constructor(message: string, data: ApiErrorData, code = 'api_error') {
     super(message, code, { cause: data.cause });
@@ -32,5 +38,7 @@ export class ApiError extends RxAgentError {
     this.body = data.body;
     this.errorType = data.errorType;
     this.retryAfterMs = data.retryAfterMs;
+    this.requestId = data.requestId;
+    this.headers = data.headers;
   }
 }

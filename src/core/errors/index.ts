@@ -4,6 +4,7 @@ export { type AgentBudget, BudgetExceededError } from './budget-exceeded-error.t
 export { DuplicateToolError } from './duplicate-tool-error.ts';
 export { ForbiddenToolArgumentError } from './forbidden-tool-argument-error.ts';
 export { IncompleteStreamError } from './incomplete-stream-error.ts';
+export { InvalidRequestError, type InvalidRequestErrorData } from './invalid-request-error.ts';
 export { InvalidSessionIdError } from './invalid-session-id-error.ts';
 export { InvalidToolNameError } from './invalid-tool-name-error.ts';
 export { InvalidToolSchemaError } from './invalid-tool-schema-error.ts';
@@ -16,6 +17,7 @@ export { RateLimitError } from './rate-limit-error.ts';
 export { RxAgentError, type RxAgentErrorOptions } from './rx-agent-error.ts';
 export { SessionConflictError } from './session-conflict-error.ts';
 export { SessionStoreError } from './session-store-error.ts';
+export { StreamLimitError } from './stream-limit-error.ts';
 export { StreamParseError } from './stream-parse-error.ts';
 export { TimeoutError } from './timeout-error.ts';
 export { ToolCallParseError } from './tool-call-parse-error.ts';

@@ -1,4 +1,5 @@
 import { ApiError } from './api-error.ts';
+import { IncompleteStreamError } from './incomplete-stream-error.ts';
 import { NetworkError } from './network-error.ts';
 import { TimeoutError } from './timeout-error.ts';
 
@@ -6,10 +7,12 @@ const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
 /**
  * Whether a request that failed with `error` before emitting anything may be sent again:
- * network errors, timeouts, and HTTP 408, 409, 429 and 5xx.
+ * network errors, timeouts, a body that ended before its terminal event (`IncompleteStreamError`:
+ * retry operators only see it before any event was emitted), and HTTP 408, 409, 429 and 5xx. Never
+ * an `InvalidRequestError`: the caller's mistake would only be sent again.
  */
 export function isRetryableError(error: unknown): boolean {
-  if (NetworkError.is(error) || TimeoutError.is(error)) return true;
+  if (NetworkError.is(error) || TimeoutError.is(error) || IncompleteStreamError.is(error)) return true;
   if (ApiError.is(error)) return RETRYABLE_STATUS.has(error.status) || error.status >= 500;
   return false;
 }

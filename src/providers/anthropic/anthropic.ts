@@ -1,6 +1,7 @@
 import { defer } from 'rxjs';
-import { type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
+import { type CallOptions, type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
 import { decodeSSE } from '../../operators/index.ts';
+import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
   env,
@@ -28,8 +29,9 @@ const PROVIDER = 'anthropic';
 /**
  * A Claude model over the Messages API (`POST {baseURL}/v1/messages`, streamed).
  *
- * The key defaults to `ANTHROPIC_API_KEY` (sent as `x-api-key`; no header when there is none, for
- * proxies that add it), the base URL to `ANTHROPIC_BASE_URL` or `https://api.anthropic.com`.
+ * The key defaults to `ANTHROPIC_API_KEY` (sent as `x-api-key`; without it and without an
+ * `x-api-key` or `Authorization` header, a subscription errors with `InvalidRequestError` before
+ * anything is sent), the base URL to `ANTHROPIC_BASE_URL` or `https://api.anthropic.com`.
  * Thinking streams as `reasoning-delta`s; its blocks and signatures are kept in the assistant
  * message's `metadata.anthropic.thinking` and sent back in later requests of the conversation.
  * Usage: `inputTokens` includes cached tokens (`input_tokens + cache_read_input_tokens +
@@ -44,18 +46,27 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   const baseURL = trimSlash(options.baseURL ?? env('ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com');
   const url = `${baseURL}/v1/messages`;
   const apiKey = options.apiKey ?? env('ANTHROPIC_API_KEY');
-  const headers: Record<string, string> = {
-    'anthropic-version': options.version ?? '2023-06-01',
-    ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }),
-    ...options.headers,
-  };
+  const client = httpClient({
+    provider: PROVIDER,
+    defaultHeaders: {
+      'anthropic-version': options.version ?? '2023-06-01',
+      ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }),
+    },
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    credential: {
+      headers: ['x-api-key', 'authorization'],
+      option: 'apiKey',
+      environmentVariables: ['ANTHROPIC_API_KEY'],
+    },
+  });
   const info = anthropicModelInfo(modelId);
   const price = options.price ?? priceOf(modelId);
 
   const decode = decodeSSE();
-  const stream = (request: ChatRequest) =>
+  const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
-      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+      const { wire } = splitProviderOptions(request.providerOptions);
       const jsonTool = request.responseFormat?.type === 'json' ? ANTHROPIC_JSON_TOOL : undefined;
       const body = toAnthropicRequest(modelId, request, {
         maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens,
@@ -67,11 +78,12 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
         provider: PROVIDER,
         model: modelId,
         price,
-        http: () => ({ url, body, headers }),
+        client,
+        http: () => ({ url, body }),
         decode,
         createMapper: () => createAnthropicMapper(jsonTool),
         options,
-        emitToolCallDeltas,
+        call,
       });
     });
 

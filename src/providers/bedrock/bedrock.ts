@@ -1,5 +1,5 @@
 import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
-import type { HttpRequestOptions } from '../../transport/index.ts';
+import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
   env,
@@ -15,7 +15,7 @@ import { parseBedrockErrorBody } from './bedrock-error-body.ts';
 import { bedrockPriceOf } from './bedrock-prices.ts';
 import { buildConverseRequest } from './bedrock-request.ts';
 import { decodeEventStream, type EventStreamEvent } from './decode-event-stream.ts';
-import { sigV4Signer } from './sign-request.ts';
+import { sigV4Hook } from './sign-request.ts';
 
 /** Options of {@link bedrock}. */
 export interface BedrockOptions extends ProviderOptions {
@@ -54,47 +54,51 @@ export interface BedrockOptions extends ProviderOptions {
 export function bedrock(modelId: string, options: BedrockOptions = {}): ChatModel {
   const price = options.price ?? bedrockPriceOf(modelId);
 
-  const http = (body: unknown): Omit<HttpRequestOptions, 'provider' | 'fetch'> => {
-    const region = resolveAwsRegion(options.region);
-    const baseURL = trimSlash(options.baseURL ?? `https://bedrock-runtime.${region}.amazonaws.com`);
-    const apiKey =
-      options.credentials === undefined ? (options.apiKey ?? env('AWS_BEARER_TOKEN_BEDROCK')) : undefined;
-    return {
-      url: `${baseURL}/model/${encodeURIComponent(modelId)}/converse-stream`,
-      body,
-      headers: {
-        accept: 'application/vnd.amazon.eventstream',
-        ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
-        ...options.headers,
-      },
-      parseErrorBody: parseBedrockErrorBody,
-      ...(apiKey === undefined
-        ? {
-            prepare: sigV4Signer({
-              region,
-              credentials: () => resolveAwsCredentials(options.credentials),
-              ...(options.now ? { now: options.now } : {}),
-            }),
-          }
-        : {}),
-    };
+  const apiKey =
+    options.credentials === undefined ? (options.apiKey ?? env('AWS_BEARER_TOKEN_BEDROCK')) : undefined;
+  const region = () => resolveAwsRegion(options.region);
+  // One client per model: a Bedrock API key as a bearer token, else every request SigV4-signed by
+  // ky's beforeRequest hook, over exactly the headers ky merged.
+  const client = httpClient({
+    provider: 'bedrock',
+    defaultHeaders: {
+      accept: 'application/vnd.amazon.eventstream',
+      ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+    },
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    parseErrorBody: parseBedrockErrorBody,
+    ...(apiKey === undefined
+      ? {
+          beforeRequest: sigV4Hook({
+            region,
+            credentials: () => resolveAwsCredentials(options.credentials),
+            ...(options.now ? { now: options.now } : {}),
+          }),
+        }
+      : {}),
+  });
+  const http = (body: unknown) => {
+    const baseURL = trimSlash(options.baseURL ?? `https://bedrock-runtime.${region()}.amazonaws.com`);
+    return { url: `${baseURL}/model/${encodeURIComponent(modelId)}/converse-stream`, body };
   };
 
   return createChatModel({
     provider: 'bedrock',
     modelId,
     capabilities: { ...bedrockCapabilities(modelId), ...options.capabilities },
-    stream(request) {
-      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+    stream(request, call) {
+      const { wire } = splitProviderOptions(request.providerOptions);
       return providerStream<EventStreamEvent>({
         provider: 'bedrock',
         model: modelId,
         price,
+        client,
         http: () => http(buildConverseRequest(request, wire, options.additionalModelRequestFields)),
         decode: decodeEventStream(),
         createMapper: createBedrockMapper,
         options,
-        emitToolCallDeltas,
+        call,
       });
     },
   });

@@ -1,8 +1,16 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
+import type { BeforeRequestHook } from 'ky';
 import { RxAgentError } from '../../core/index.ts';
-import type { PreparedRequest } from '../../transport/index.ts';
 import type { AwsCredentials } from './aws-credentials.ts';
+
+/** A request as the signer sees it: every header it will be sent with, and its exact body. */
+export interface SignableRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** What {@link sigV4Signer} needs. */
 export interface SigV4SignerConfig {
@@ -16,16 +24,16 @@ export interface SigV4SignerConfig {
 }
 
 /**
- * An `httpStream` `prepare` hook that signs the request with AWS Signature V4 (`@smithy/signature-v4`
+ * A function that signs the request with AWS Signature V4 (`@smithy/signature-v4`
  * with SHA-256 from `@aws-crypto/sha256-js`): it adds `x-amz-date`, `x-amz-content-sha256`,
  * `x-amz-security-token` (with session credentials) and `authorization`, signing `host`,
  * `content-type` and every header given. Failures (e.g. a credentials function that throws) become
  * an `RxAgentError` coded `signing_failed` (not retried), unless already typed.
- * @example httpStream({ ...req, prepare: sigV4Signer({ region: 'us-east-1', credentials }) })
+ * @example const headers = await sigV4Signer({ region: 'us-east-1', credentials })(request)
  */
 export function sigV4Signer(
   config: SigV4SignerConfig,
-): (request: PreparedRequest) => Promise<Record<string, string>> {
+): (request: SignableRequest) => Promise<Record<string, string>> {
   const signer = new SignatureV4({
     service: config.service ?? 'bedrock',
     region: config.region,
@@ -61,5 +69,30 @@ export function sigV4Signer(
         cause,
       });
     }
+  };
+}
+
+/** What {@link sigV4Hook} needs: a {@link SigV4SignerConfig} whose region is read per request. */
+export interface SigV4HookConfig extends Omit<SigV4SignerConfig, 'region'> {
+  /** Called for every request (so a missing region errors the request, not the factory). */
+  region: () => string;
+}
+
+/**
+ * A ky `beforeRequest` hook that SigV4-signs each request as ky is about to send it: the headers
+ * signed are exactly the merged ones (client, model and call headers), and the signature headers are
+ * set on the request.
+ * @example ky.create({ hooks: { beforeRequest: [sigV4Hook({ region: () => 'us-east-1', credentials })] } })
+ */
+export function sigV4Hook(config: SigV4HookConfig): BeforeRequestHook {
+  return async ({ request, options }) => {
+    const body = typeof options.body === 'string' ? options.body : await request.clone().text();
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const sign = sigV4Signer({ ...config, region: config.region() });
+    const signed = await sign({ url: request.url, method: request.method, headers, body });
+    for (const name of Object.keys(signed)) request.headers.set(name, signed[name] as string);
   };
 }

@@ -1,6 +1,7 @@
 import { defer } from 'rxjs';
-import { type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
+import { type CallOptions, type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
 import { decodeSSE } from '../../operators/index.ts';
+import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
   env,
@@ -29,7 +30,8 @@ export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta
  * A Gemini model over the Gemini API (`POST {baseURL}/models/{model}:streamGenerateContent?alt=sse`).
  *
  * The key defaults to `GOOGLE_GENERATIVE_AI_API_KEY`, then `GEMINI_API_KEY` (sent as
- * `x-goog-api-key`; no header when there is none). A `models/` prefix of the id is accepted; an id
+ * `x-goog-api-key`; without it and without an `x-goog-api-key` or `Authorization` header, a
+ * subscription errors with `InvalidRequestError` before anything is sent). A `models/` prefix of the id is accepted; an id
  * with another prefix (`tunedModels/…`) is used as the path. Function calls arrive whole: each
  * becomes one `tool-call-delta` with its full arguments (ids: Gemini's, else `call_1`, `call_2`…),
  * so `tool-calls-ready` looks as it does for every provider. Gemini's call ids and thought
@@ -46,26 +48,35 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
   const path = modelId.includes('/') ? modelId : `models/${modelId}`;
   const url = `${baseURL}/${path}:streamGenerateContent?alt=sse`;
   const apiKey = options.apiKey ?? env('GOOGLE_GENERATIVE_AI_API_KEY') ?? env('GEMINI_API_KEY');
-  const headers: Record<string, string> = {
-    ...(apiKey === undefined ? {} : { 'x-goog-api-key': apiKey }),
-    ...options.headers,
-  };
+  const client = httpClient({
+    provider: PROVIDER,
+    defaultHeaders: apiKey === undefined ? {} : { 'x-goog-api-key': apiKey },
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    parseErrorBody: parseGeminiErrorBody,
+    credential: {
+      headers: ['x-goog-api-key', 'authorization'],
+      option: 'apiKey',
+      environmentVariables: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
+    },
+  });
   const price = options.price ?? priceOf(modelId);
   const decode = decodeSSE();
 
-  const stream = (request: ChatRequest) =>
+  const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
-      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+      const { wire } = splitProviderOptions(request.providerOptions);
       const body = toGeminiRequest(request, { thinking: options.thinking, wire });
       return providerStream({
         provider: PROVIDER,
         model: modelId,
         price,
-        http: () => ({ url, body, headers, parseErrorBody: parseGeminiErrorBody }),
+        client,
+        http: () => ({ url, body }),
         decode,
         createMapper: createGeminiMapper,
         options,
-        emitToolCallDeltas,
+        call,
       });
     });
 

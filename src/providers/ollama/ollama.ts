@@ -1,5 +1,6 @@
 import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
 import { decodeNDJSON } from '../../operators/index.ts';
+import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
   env,
@@ -42,26 +43,29 @@ export interface OllamaOptions extends ProviderOptions {
 export function ollama(modelId: string, options: OllamaOptions = {}): ChatModel {
   const url = `${resolveOllamaHost(options.baseURL ?? env('OLLAMA_HOST'))}/api/chat`;
   const apiKey = options.apiKey ?? env('OLLAMA_API_KEY');
-  const headers = {
-    ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
-    ...options.headers,
-  };
+  const client = httpClient({
+    provider: 'ollama',
+    defaultHeaders: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const settings = { think: options.think, keepAlive: options.keepAlive, options: options.options };
   return createChatModel({
     provider: 'ollama',
     modelId,
     capabilities: { ...ollamaCapabilities(modelId), ...options.capabilities },
-    stream(request) {
-      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+    stream(request, call) {
+      const { wire } = splitProviderOptions(request.providerOptions);
       return providerStream<unknown>({
         provider: 'ollama',
         model: modelId,
         price: options.price,
-        http: () => ({ url, body: buildOllamaRequest(modelId, request, settings, wire), headers }),
+        client,
+        http: () => ({ url, body: buildOllamaRequest(modelId, request, settings, wire) }),
         decode: decodeNDJSON<unknown>(),
         createMapper: () => createOllamaMapper(modelId),
         options,
-        emitToolCallDeltas,
+        call,
       });
     },
   });

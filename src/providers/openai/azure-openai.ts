@@ -29,7 +29,8 @@ export const AZURE_OPENAI_API_VERSION = '2024-10-21';
  * `{baseURL}/deployments/{deployment}/chat/completions?api-version=…` with the key in the
  * `api-key` header. Base URL: `baseURL`, else from `resource` / `AZURE_OPENAI_RESOURCE_NAME`, else
  * `AZURE_OPENAI_ENDPOINT` + `/openai`; key: `apiKey`, else `AZURE_OPENAI_API_KEY` (without a key
- * no `api-key` header is sent, so a Microsoft Entra token can go in `headers.authorization`).
+ * no `api-key` header is sent, so a Microsoft Entra token can go in `headers.authorization`; with
+ * neither, a subscription errors with `InvalidRequestError` before anything is sent).
  * Capabilities and price are guessed from the deployment name (deployments are usually named after
  * their model); set `capabilities` / `price` when they are not.
  * @param deployment the deployment name
@@ -60,7 +61,12 @@ export function azureOpenAI(deployment: string, options: AzureOpenAIOptions = {}
     url:
       `${trimSlash(baseURL)}/deployments/${encodeURIComponent(deployment)}/chat/completions` +
       `?api-version=${encodeURIComponent(apiVersion)}`,
-    headers: { ...(apiKey ? { 'api-key': apiKey } : {}), ...options.headers },
+    defaultHeaders: apiKey ? { 'api-key': apiKey } : {},
+    credential: {
+      headers: ['api-key', 'authorization'],
+      option: 'apiKey',
+      environmentVariables: ['AZURE_OPENAI_API_KEY'],
+    },
     capabilities: openAICapabilities(deployment, options.capabilities),
     price: options.price ?? priceOf(deployment),
     maxTokensField: options.maxTokensField ?? 'max_completion_tokens',

@@ -1,6 +1,7 @@
 import { defer } from 'rxjs';
-import type { ChatModel, ChatRequest, ModelCapabilities, ModelPrice } from '../../core/index.ts';
+import type { CallOptions, ChatModel, ChatRequest, ModelCapabilities, ModelPrice } from '../../core/index.ts';
 import { decodeSSE } from '../../operators/index.ts';
+import { httpClient, type RequiredCredential } from '../../transport/index.ts';
 import {
   createChatModel,
   type ProviderOptions,
@@ -17,12 +18,15 @@ export interface OpenAIModelConfig {
   modelId: string;
   /** The full endpoint URL. */
   url: string;
-  headers: Record<string, string>;
+  /** The provider's own headers (key, organization); the model's `headers` option goes over them. */
+  defaultHeaders: Record<string, string>;
+  /** The key header a request needs, and the option / variable that supplies it; none for servers without keys. */
+  credential?: RequiredCredential;
   capabilities: ModelCapabilities;
   price: ModelPrice | undefined;
   maxTokensField: OpenAIRequestOptions['maxTokensField'];
   includeUsage: boolean;
-  options: Pick<ProviderOptions, 'fetch' | 'timeoutMs' | 'retry' | 'emitToolCallDeltas'>;
+  options: Pick<ProviderOptions, 'headers' | 'fetch' | 'timeoutMs' | 'retry' | 'emitToolCallDeltas'>;
 }
 
 /**
@@ -30,13 +34,20 @@ export interface OpenAIModelConfig {
  * `openaiCompatible` and `azureOpenAI`. Cold: the body is built and the request sent on subscribe.
  */
 export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
-  const { provider, modelId, url, headers, options } = config;
+  const { provider, modelId, url, options } = config;
+  const client = httpClient({
+    provider,
+    defaultHeaders: config.defaultHeaders,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(config.credential ? { credential: config.credential } : {}),
+  });
   const decode = decodeSSE();
   const createMapper = () => openAIChunkMapper(provider);
 
-  const stream = (request: ChatRequest) =>
+  const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
-      const { emitToolCallDeltas, wire } = splitProviderOptions(request.providerOptions);
+      const { wire } = splitProviderOptions(request.providerOptions);
       const body = toOpenAIRequest(request, modelId, {
         maxTokensField: config.maxTokensField,
         includeUsage: config.includeUsage,
@@ -46,11 +57,12 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
         provider,
         model: modelId,
         price: config.price,
-        http: () => ({ url, body, headers }),
+        client,
+        http: () => ({ url, body }),
         decode,
         createMapper,
         options,
-        emitToolCallDeltas,
+        call,
       });
     });
 

@@ -41,7 +41,7 @@ export function openaiCompatible(modelId: string, options: OpenAICompatibleOptio
     provider: options.name ?? 'openai-compatible',
     modelId,
     url: `${trimSlash(options.baseURL)}/chat/completions${query === '' ? '' : `?${query}`}`,
-    headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers },
+    defaultHeaders: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
     capabilities: openAICapabilities(modelId, options.capabilities),
     price: options.price,
     maxTokensField: options.maxTokensField ?? 'max_tokens',

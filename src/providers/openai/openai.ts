@@ -21,9 +21,10 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /**
  * An OpenAI chat model (Chat Completions, streamed). The key defaults to `OPENAI_API_KEY` and the
- * base URL to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. Without a key no
- * `Authorization` header is sent (a local server behind `OPENAI_BASE_URL` may need none; OpenAI
- * itself answers 401, which surfaces as an `ApiError` and is not retried).
+ * base URL to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. Without a key (and no
+ * `Authorization` header in `headers` or the call's headers) a subscription errors with
+ * `InvalidRequestError` before anything is sent; for a local server that needs no key use
+ * `openaiCompatible`.
  * @param modelId e.g. `gpt-4o-mini`
  * @param options key, base URL, headers, retry, timeout, price, capabilities
  * @example
@@ -39,12 +40,12 @@ export function openai(modelId: string, options: OpenAIOptions = {}): ChatModel 
     provider: 'openai',
     modelId,
     url: `${baseURL}/chat/completions`,
-    headers: {
+    defaultHeaders: {
       ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
       ...(organization ? { 'openai-organization': organization } : {}),
       ...(project ? { 'openai-project': project } : {}),
-      ...options.headers,
     },
+    credential: { headers: ['authorization'], option: 'apiKey', environmentVariables: ['OPENAI_API_KEY'] },
     capabilities: openAICapabilities(modelId, options.capabilities),
     price: options.price ?? priceOf(modelId),
     maxTokensField: options.maxTokensField ?? 'max_completion_tokens',

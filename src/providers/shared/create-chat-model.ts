@@ -1,23 +1,36 @@
 import { lastValueFrom, type Observable } from 'rxjs';
-import type { ChatModel, ChatRequest, ModelCapabilities, StreamEvent } from '../../core/index.ts';
-import { collectResponse } from '../../operators/index.ts';
+import type {
+  CallOptions,
+  ChatModel,
+  ChatRequest,
+  ModelCapabilities,
+  StreamEvent,
+} from '../../core/index.ts';
+import { cancelOnAbort, collectResponse } from '../../operators/index.ts';
 
 /**
- * A `ChatModel` from its stream function; `complete()` is `lastValueFrom` over that stream.
- * @example createChatModel({ provider: 'echo', modelId: 'e1', capabilities, stream: (req) => events$ })
+ * A `ChatModel` from its stream function. `CallOptions` reach the stream function; their `signal`
+ * is applied here for every provider: aborting unsubscribes (the request is aborted) and errors the
+ * stream with the signal's reason, an already-aborted signal sends nothing. `complete()` is
+ * `lastValueFrom` over that stream, so it rejects with the reason.
+ * @example createChatModel({ provider: 'echo', modelId: 'e1', capabilities, stream: (req, call) => events$ })
  */
 export function createChatModel(init: {
   provider: string;
   modelId: string;
   capabilities: ModelCapabilities;
-  stream: (request: ChatRequest) => Observable<StreamEvent>;
+  stream: (request: ChatRequest, options?: CallOptions) => Observable<StreamEvent>;
 }): ChatModel {
-  const { stream } = init;
+  const stream = (request: ChatRequest, options?: CallOptions): Observable<StreamEvent> => {
+    const events = init.stream(request, options);
+    return options?.signal ? events.pipe(cancelOnAbort(options.signal)) : events;
+  };
   return Object.freeze({
     provider: init.provider,
     modelId: init.modelId,
     capabilities: Object.freeze({ ...init.capabilities }),
     stream,
-    complete: (request: ChatRequest) => lastValueFrom(stream(request).pipe(collectResponse())),
+    complete: (request: ChatRequest, options?: CallOptions) =>
+      lastValueFrom(stream(request, options).pipe(collectResponse())),
   });
 }

@@ -3,5 +3,11 @@ export { createChatModel } from './create-chat-model.ts';
 export { inlineMedia, sniffImageType } from './inline-media.ts';
 export { mapChunks } from './map-chunks.ts';
 export { parseEventJson } from './parse-event-json.ts';
-export { env, type ProviderOptions, splitProviderOptions, trimSlash } from './provider-options.ts';
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  env,
+  type ProviderOptions,
+  splitProviderOptions,
+  trimSlash,
+} from './provider-options.ts';
 export { type ProviderStreamConfig, providerStream } from './provider-stream.ts';

@@ -5,11 +5,19 @@ import type { ChunkMapper } from './chunk-mapper.ts';
 /**
  * Applies a `ChunkMapper` to every decoded chunk and its `end()` when the source completes;
  * a throw from the mapper becomes the stream's error.
+ *
+ * When the source errors (a cut connection, an idle timeout) after the provider's terminal event
+ * (`[DONE]`, `message_stop`, Gemini's finish reason, Ollama's `done` line, Bedrock's
+ * `messageStop`), the finished turn is kept: `end()` is asked for the trailing events and, when it
+ * has them, they are emitted and the stream completes. Before that point the source's error passes.
  */
 export function mapChunks<Chunk>(mapper: ChunkMapper<Chunk>): OperatorFunction<Chunk, ProviderEvent> {
   return (source) =>
-    new Observable<ProviderEvent>((subscriber) =>
-      source.subscribe({
+    new Observable<ProviderEvent>((subscriber) => {
+      const emit = (events: readonly ProviderEvent[]) => {
+        for (let i = 0; i < events.length; i++) subscriber.next(events[i] as ProviderEvent);
+      };
+      return source.subscribe({
         next(chunk) {
           let events: readonly ProviderEvent[];
           try {
@@ -18,9 +26,20 @@ export function mapChunks<Chunk>(mapper: ChunkMapper<Chunk>): OperatorFunction<C
             subscriber.error(error);
             return;
           }
-          for (const event of events) subscriber.next(event);
+          emit(events);
         },
-        error: (error: unknown) => subscriber.error(error),
+        error(error: unknown) {
+          let trailing: readonly ProviderEvent[];
+          try {
+            trailing = mapper.end();
+          } catch {
+            // Not finished: the transport's error is the one that explains the failure.
+            subscriber.error(error);
+            return;
+          }
+          emit(trailing);
+          subscriber.complete();
+        },
         complete() {
           let events: readonly ProviderEvent[];
           try {
@@ -29,9 +48,9 @@ export function mapChunks<Chunk>(mapper: ChunkMapper<Chunk>): OperatorFunction<C
             subscriber.error(error);
             return;
           }
-          for (const event of events) subscriber.next(event);
+          emit(events);
           subscriber.complete();
         },
-      }),
-    );
+      });
+    });
 }

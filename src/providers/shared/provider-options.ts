@@ -7,19 +7,26 @@ export interface ProviderOptions {
   apiKey?: string;
   /** Defaults to the provider's public endpoint (or its environment variable). */
   baseURL?: string;
-  /** Extra headers sent with every request. */
+  /** Extra headers sent with every request, merged case-insensitively over the provider's own (a `CallOptions.headers` entry wins over both). */
   headers?: Record<string, string>;
   /** A `fetch` to use instead of the global one (proxies, tests). */
   fetch?: typeof globalThis.fetch;
-  /** Errors with `TimeoutError` when no byte arrives for this long (before the answer or between chunks). */
+  /**
+   * Errors with `TimeoutError` when no byte arrives for this long (before the answer or between
+   * chunks); `Infinity` waits forever. `CallOptions.timeoutMs` overrides it per call.
+   * @default 600000 (10 minutes, as the openai SDK: long enough for reasoning models)
+   */
   timeoutMs?: number;
   /** Backoff for failures before the first event; `false` sends each request once. @default { maxRetries: 2 } */
   retry?: Pick<RetryWithBackoffOptions, 'maxRetries' | 'initialDelayMs' | 'maxDelayMs'> | false;
   /** The model's price, for `ChatResponse.cost`; defaults to the entry in `modelPrices`. */
   price?: ModelPrice;
-  /** Emit `ToolCallDelta` events for every request of this model. @default false */
+  /** Emit `ToolCallDelta` events for every request of this model (`CallOptions.emitToolCallDeltas` overrides it). @default false */
   emitToolCallDeltas?: boolean;
 }
+
+/** The idle timeout between bytes when none is set: 10 minutes, the openai SDK's request timeout. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
 
 /** `url` without trailing slashes. */
 export const trimSlash = (url: string): string => url.replace(/\/+$/, '');

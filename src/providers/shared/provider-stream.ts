@@ -1,27 +1,29 @@
 import { defer, type Observable, type OperatorFunction } from 'rxjs';
-import type { ModelPrice, StreamEvent } from '../../core/index.ts';
+import type { CallOptions, ModelPrice, StreamEvent } from '../../core/index.ts';
 import {
   accumulateToolCalls,
   completeResponse,
   idleTimeout,
   retryWithBackoff,
 } from '../../operators/index.ts';
-import { type HttpRequestOptions, httpStream } from '../../transport/index.ts';
+import { type HttpClient, requestIdOf } from '../../transport/index.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
 import { mapChunks } from './map-chunks.ts';
-import type { ProviderOptions } from './provider-options.ts';
+import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-options.ts';
 
 /** How a provider streams one request. */
 export interface ProviderStreamConfig<Chunk> {
   provider: string;
   model: string;
   price?: ModelPrice | undefined;
-  /** The model's options: `fetch`, `timeoutMs`, `retry`, and the default of `emitToolCallDeltas`. */
-  options: Pick<ProviderOptions, 'fetch' | 'timeoutMs' | 'retry' | 'emitToolCallDeltas'>;
-  /** The request's own `providerOptions.emitToolCallDeltas`; wins over the model option. */
-  emitToolCallDeltas?: boolean | undefined;
-  /** The HTTP request, built anew for every attempt (`provider` and `fetch` are added). */
-  http: () => Omit<HttpRequestOptions, 'provider' | 'fetch'>;
+  /** The model's HTTP client: its ky instance, headers, credential check. */
+  client: HttpClient;
+  /** The model's options: `timeoutMs`, `retry`, and the default of `emitToolCallDeltas`. */
+  options: Pick<ProviderOptions, 'timeoutMs' | 'retry' | 'emitToolCallDeltas'>;
+  /** This call's options: `headers`, and `timeoutMs`, `retry`, `emitToolCallDeltas` over the model's. */
+  call?: CallOptions | undefined;
+  /** The URL and body, built anew for every attempt. */
+  http: () => { url: string; body: unknown };
   /** Bytes to wire chunks, e.g. `decodeSSE()` then JSON parsing. */
   decode: OperatorFunction<Uint8Array, Chunk>;
   /** A fresh mapper (fresh state) for every attempt. */
@@ -29,25 +31,41 @@ export interface ProviderStreamConfig<Chunk> {
 }
 
 /**
- * The pipeline every HTTP provider shares: request → bytes → chunks → provider events, retried with
- * backoff while nothing has been emitted, tool calls accumulated, and the turn completed with one
- * `StreamCompleted`. Cold; unsubscribing aborts the request.
+ * The pipeline every HTTP provider shares: request → bytes (timed out after `timeoutMs` of
+ * silence, 10 minutes by default) → chunks → provider events, retried with backoff while nothing
+ * has been emitted, tool calls accumulated, and the turn completed with one `StreamCompleted`
+ * carrying the answering request's id. Cold; unsubscribing aborts the request. The call's
+ * options win over the model's (`retry: false` in either turns retries off).
  */
 export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Observable<StreamEvent> {
-  const { provider, options } = config;
-  const attempt = defer(() => {
-    const request = { ...config.http(), provider, ...(options.fetch ? { fetch: options.fetch } : {}) };
-    const bytes = httpStream(request);
-    const timed = options.timeoutMs === undefined ? bytes : bytes.pipe(idleTimeout(options.timeoutMs));
-    return timed.pipe(config.decode, mapChunks(config.createMapper()));
+  const { provider, options, call } = config;
+  const timeoutMs = call?.timeoutMs ?? options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const retry = call?.retry ?? options.retry ?? {};
+  const emitDeltas = call?.emitToolCallDeltas ?? options.emitToolCallDeltas ?? false;
+  const headers = call?.headers;
+  return defer(() => {
+    // Per subscription: the id of the attempt that answered (a retry overwrites a failed one's).
+    let requestId: string | undefined;
+    const onResponse = (response: Response) => {
+      requestId = requestIdOf(response.headers);
+    };
+    const attempt = defer(() => {
+      const { url, body } = config.http();
+      const bytes = config.client.stream(
+        headers ? { url, body, headers, onResponse } : { url, body, onResponse },
+      );
+      const timed = Number.isFinite(timeoutMs) ? bytes.pipe(idleTimeout(timeoutMs)) : bytes;
+      return timed.pipe(config.decode, mapChunks(config.createMapper()));
+    });
+    const retried = retry === false ? attempt : attempt.pipe(retryWithBackoff(retry));
+    return retried.pipe(
+      accumulateToolCalls({ emitDeltas }),
+      completeResponse({
+        provider,
+        model: config.model,
+        ...(config.price === undefined ? {} : { price: config.price }),
+        requestId: () => requestId,
+      }),
+    );
   });
-  const retried = options.retry === false ? attempt : attempt.pipe(retryWithBackoff(options.retry ?? {}));
-  return retried.pipe(
-    accumulateToolCalls({ emitDeltas: config.emitToolCallDeltas ?? options.emitToolCallDeltas ?? false }),
-    completeResponse({
-      provider,
-      model: config.model,
-      ...(config.price === undefined ? {} : { price: config.price }),
-    }),
-  );
 }

@@ -4,6 +4,7 @@ import {
   ApiError,
   type ChatRequest,
   IncompleteStreamError,
+  InvalidRequestError,
   type StreamEvent,
   StreamParseError,
   TimeoutError,
@@ -150,7 +151,7 @@ describe('anthropic over HTTP', () => {
     expect(request?.json).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 64_000, stream: true });
   });
 
-  it('reads the key and base URL from the environment, and sends no key header without one', async () => {
+  it('reads the key and base URL from the environment; without one, InvalidRequestError and nothing sent', async () => {
     const recorded = await servers.start([reply('text.sse')]);
     vi.stubEnv('ANTHROPIC_API_KEY', 'env-key');
     vi.stubEnv('ANTHROPIC_BASE_URL', recorded.url);
@@ -158,18 +159,26 @@ describe('anthropic over HTTP', () => {
     expect(recorded.requests[0]?.headers['x-api-key']).toBe('env-key');
     expect(recorded.requests[0]?.json).toMatchObject({ max_tokens: 8192 });
     vi.stubEnv('ANTHROPIC_API_KEY', '');
-    await anthropic('claude-3-5-haiku-latest', { retry: false, version: '2099-01-01' }).complete({
-      messages: 'hi',
-    });
+    const keyless = await anthropic('claude-3-5-haiku-latest', { retry: false })
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(InvalidRequestError.is(keyless)).toBe(true);
+    expect(keyless).toMatchObject({ option: 'apiKey', environmentVariable: 'ANTHROPIC_API_KEY' });
+    expect(recorded.requests).toHaveLength(1);
+    // A proxy that adds the key itself: an Authorization header is enough.
+    await anthropic('claude-3-5-haiku-latest', {
+      retry: false,
+      version: '2099-01-01',
+      headers: { Authorization: 'Bearer proxy' },
+    }).complete({ messages: 'hi' });
     expect(recorded.requests[1]?.headers).not.toHaveProperty('x-api-key');
+    expect(recorded.requests[1]?.headers.authorization).toBe('Bearer proxy');
     expect(recorded.requests[1]?.headers['anthropic-version']).toBe('2099-01-01');
   });
 
-  it('emits tool-call deltas when the request asks, without sending the switch', async () => {
+  it('emits tool-call deltas when the call asks, without sending the switch', async () => {
     const recorded = await servers.start([reply('tool-call.sse')]);
-    const events = await collect(
-      model().stream({ messages: 'hi', providerOptions: { emitToolCallDeltas: true } }),
-    );
+    const events = await collect(model().stream({ messages: 'hi' }, { emitToolCallDeltas: true }));
     expect(events.filter((e) => e.type === 'tool-call-delta')).toEqual([
       { type: 'tool-call-delta', index: 0, id: 'call_1', name: 'get_weather', argumentsDelta: '' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city": ' },

@@ -204,9 +204,7 @@ describe('bedrock()', () => {
       meta(100, 50, { cacheReadInputTokens: 1000, cacheWriteInputTokens: 10 });
     const server = await servers.start([stream(transcript, 9)]);
     const events = await lastValueFrom(
-      model()
-        .stream({ messages: 'x', providerOptions: { emitToolCallDeltas: true } })
-        .pipe(toArray()),
+      model().stream({ messages: 'x' }, { emitToolCallDeltas: true }).pipe(toArray()),
     );
     expect(events.slice(0, 6)).toEqual([
       { type: 'reasoning-delta', text: 'Think.' },

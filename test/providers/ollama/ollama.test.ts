@@ -83,7 +83,7 @@ describe('ollama()', () => {
     const server = await servers.start([body(transcript, 3)]);
     const model = ollama('qwen3', { baseURL: server.url });
     const events = await lastValueFrom(
-      model.stream({ messages: 'x', providerOptions: { emitToolCallDeltas: true } }).pipe(toArray()),
+      model.stream({ messages: 'x' }, { emitToolCallDeltas: true }).pipe(toArray()),
     );
     expect(events.slice(0, -1)).toEqual([
       { type: 'reasoning-delta', text: 'Need weather.' },

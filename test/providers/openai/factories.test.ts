@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RxAgentError } from '../../../src/index.ts';
+import { InvalidRequestError, RxAgentError } from '../../../src/index.ts';
 import {
   AZURE_OPENAI_API_VERSION,
   azureOpenAI,
@@ -66,10 +66,21 @@ describe('openai()', () => {
     expect(last().headers).toMatchObject({ authorization: 'Bearer sk-option', 'x-trace': 't1' });
   });
 
-  it('without a key no Authorization header is sent', async () => {
+  it('without a key: InvalidRequestError naming the option and the variable, nothing sent', async () => {
     vi.stubEnv('OPENAI_API_KEY', '');
-    await openai('gpt-4o', { baseURL: server.url, retry: false }).complete({ messages: 'hi' });
-    expect(last().headers.authorization).toBeUndefined();
+    const sent = server.requests.length;
+    const error = await openai('gpt-4o', { baseURL: server.url })
+      .complete({ messages: 'hi' })
+      .catch((e: unknown) => e);
+    expect(InvalidRequestError.is(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'invalid_request',
+      provider: 'openai',
+      option: 'apiKey',
+      environmentVariable: 'OPENAI_API_KEY',
+    });
+    expect((error as Error).message).toBe('openai: no API key: pass the apiKey option or set OPENAI_API_KEY');
+    expect(server.requests).toHaveLength(sent);
   });
 
   it('defaults to api.openai.com', async () => {
@@ -82,7 +93,12 @@ describe('openai()', () => {
   });
 
   it('maxTokensField can be switched to max_tokens', async () => {
-    await openai('gpt-4o', { baseURL: server.url, maxTokensField: 'max_tokens', retry: false }).complete({
+    await openai('gpt-4o', {
+      baseURL: server.url,
+      apiKey: 'k',
+      maxTokensField: 'max_tokens',
+      retry: false,
+    }).complete({
       messages: 'hi',
       maxOutputTokens: 9,
     });

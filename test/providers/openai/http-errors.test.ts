@@ -100,7 +100,7 @@ describe('openai HTTP errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('an HTML page on 200 (captive portal): IncompleteStreamError, no events', async () => {
+  it('an HTML page on 200 (captive portal): IncompleteStreamError, no events, retried like a network failure', async () => {
     const server = await servers.start([
       { headers: { 'content-type': 'text/html' }, chunks: randomSplit(fixture('html-200.html'), 3) },
     ]);
@@ -110,7 +110,8 @@ describe('openai HTTP errors', () => {
     expect(events).toEqual([]);
     expect(IncompleteStreamError.is(error)).toBe(true);
     expect((error as Error).message).toContain('no server-sent events');
-    expect(server.requests).toHaveLength(1);
+    // A body that ends before any event is retryable: one request and both retries.
+    expect(server.requests).toHaveLength(3);
   });
 
   it('an HTML error page on 502: ApiError keeping the raw body', async () => {
@@ -140,7 +141,7 @@ describe('openai HTTP errors', () => {
     const server = await servers.start([text]);
     const url = server.url;
     await server.close();
-    const error = await openai('gpt-4o-mini', { baseURL: `${url}/v1`, retry: false })
+    const error = await openai('gpt-4o-mini', { baseURL: `${url}/v1`, apiKey: 'sk-test', retry: false })
       .complete({ messages: 'hi' })
       .catch((e: unknown) => e);
     expect(NetworkError.is(error)).toBe(true);

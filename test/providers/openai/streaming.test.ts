@@ -57,12 +57,10 @@ describe('openai streaming', () => {
     expect(server.clientAborts).toBe(1);
   });
 
-  it('emitToolCallDeltas (request option): the fragments, then tool-calls-ready; not sent on the wire', async () => {
+  it('emitToolCallDeltas (call option): the fragments, then tool-calls-ready; not sent on the wire', async () => {
     const server = await servers.start([{ chunks: randomSplit(fixture('tool-call.sse'), 5) }]);
     const events = await lastValueFrom(
-      model()
-        .stream({ messages: 'hi', providerOptions: { emitToolCallDeltas: true, seed: 7 } })
-        .pipe(toArray()),
+      model().stream({ messages: 'hi' }, { emitToolCallDeltas: true }).pipe(toArray()),
     );
     const deltas = events.filter((e) => e.type === 'tool-call-delta');
     expect(deltas[0]).toEqual({
@@ -76,17 +74,16 @@ describe('openai streaming', () => {
     expect(deltas).toHaveLength(6);
     expect(events.map((e) => e.type).slice(-2)).toEqual(['tool-calls-ready', 'stream-completed']);
     const body = server.requests[0]?.json as Record<string, unknown>;
-    expect(body.seed).toBe(7);
     expect(body).not.toHaveProperty('emitToolCallDeltas');
   });
 
-  it('emitToolCallDeltas (model option) and its per-request override', async () => {
+  it('emitToolCallDeltas (model option) and its per-call override', async () => {
     await servers.start([{ chunks: [fixture('tool-call.sse')] }]);
     const m = model({ emitToolCallDeltas: true });
     const count = (events: StreamEvent[]) => events.filter((e) => e.type === 'tool-call-delta').length;
     expect(count(await lastValueFrom(m.stream({ messages: 'hi' }).pipe(toArray())))).toBe(6);
-    const off = { messages: 'hi', providerOptions: { emitToolCallDeltas: false } };
-    expect(count(await lastValueFrom(m.stream(off).pipe(toArray())))).toBe(0);
+    const off = m.stream({ messages: 'hi' }, { emitToolCallDeltas: false });
+    expect(count(await lastValueFrom(off.pipe(toArray())))).toBe(0);
   });
 
   it('complete(): usage, cost for a priced model, finish reasons and timing', async () => {

@@ -1,0 +1,44 @@
+import { InvalidRequestError } from '../core/index.ts';
+
+/** An RFC 9110 token: what a header name may be made of. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Merges header records case-insensitively, later sources winning (`Authorization` replaces
+ * `authorization`), into one `Headers`. A name that is not a token or a value `Headers` refuses
+ * (a line break, a NUL) is an `InvalidRequestError` naming the header, never its value (values
+ * are often keys).
+ * @param provider names the provider in the error
+ * @param option the option the caller should fix, for the error
+ * @example mergeHeaders('openai', 'headers', { authorization: 'Bearer a' }, { Authorization: 'Bearer b' })
+ */
+export function mergeHeaders(
+  provider: string,
+  option: string,
+  ...sources: readonly (Readonly<Record<string, string>> | undefined)[]
+): Headers {
+  const headers = new Headers();
+  for (const source of sources) {
+    if (source === undefined) continue;
+    for (const name of Object.keys(source)) {
+      const value = source[name];
+      if (value === undefined) continue;
+      if (!TOKEN.test(name)) {
+        throw new InvalidRequestError(`${provider}: ${JSON.stringify(name)} is not a valid header name`, {
+          provider,
+          option,
+        });
+      }
+      try {
+        headers.set(name, value);
+      } catch {
+        // The platform's message quotes the value: leave it out.
+        throw new InvalidRequestError(
+          `${provider}: the value of the ${name} header is not a valid header value (line breaks and control characters are not allowed)`,
+          { provider, option },
+        );
+      }
+    }
+  }
+  return headers;
+}
