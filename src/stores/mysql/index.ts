@@ -1,0 +1,5 @@
+export {
+  type MysqlSessionStore,
+  type MysqlSessionStoreOptions,
+  mysqlSessionStore,
+} from './mysql-session-store.ts';

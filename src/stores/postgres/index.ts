@@ -1,0 +1,5 @@
+export {
+  type PostgresSessionStore,
+  type PostgresSessionStoreOptions,
+  postgresSessionStore,
+} from './postgres-session-store.ts';

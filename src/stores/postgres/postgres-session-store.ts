@@ -1,0 +1,185 @@
+import pg from 'pg';
+import { SessionConflictError, SessionStoreError } from '../../core/index.ts';
+import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
+import { planAppend, type SessionHead } from '../../sessions/plan-append.ts';
+import { assertSessionId } from '../../sessions/session-id.ts';
+import { headSnapshot } from '../../sessions/session-snapshot.ts';
+import type { Session, SessionStore } from '../../sessions/session-store.ts';
+import { postgresSchema, postgresTables } from './postgres-schema.ts';
+
+/** Options of `postgresSessionStore`. */
+export type PostgresSessionStoreOptions = (
+  { connectionString: string; pool?: never } | { pool: pg.Pool; connectionString?: never }
+) &
+  SessionStoreOptions & {
+    /** The sessions table; messages go to `<table>_messages`. @default 'rxagent_sessions' */
+    table?: string;
+  };
+
+/** A `SessionStore` on PostgreSQL, with its schema step and its pool's end. */
+export interface PostgresSessionStore extends SessionStore {
+  /** Creates the tables if missing (also done on first use). */
+  migrate(): Promise<void>;
+  /** Ends the pool the store opened from `connectionString`; a pool you passed is left open. */
+  close(): Promise<void>;
+}
+
+interface HeadRow {
+  version: number;
+  message_count: number;
+  metadata: string;
+  created_at_ms: string;
+  updated_at_ms: string;
+}
+
+function headOf(row: HeadRow): SessionHead {
+  return {
+    version: row.version,
+    messageCount: row.message_count,
+    metadata: row.metadata,
+    createdAtMs: Number(row.created_at_ms),
+    updatedAtMs: Number(row.updated_at_ms),
+  };
+}
+
+/**
+ * Sessions in PostgreSQL, shared by every app server on the database: an append runs in one
+ * transaction that locks the session row (`INSERT … ON CONFLICT DO NOTHING`, then
+ * `SELECT … FOR UPDATE`), checks the version and inserts the messages.
+ * @example postgresSessionStore({ connectionString: process.env.DATABASE_URL! })
+ */
+export function postgresSessionStore(options: PostgresSessionStoreOptions): PostgresSessionStore {
+  const tables = postgresTables(options.table ?? 'rxagent_sessions');
+  const { sessions, messages } = tables;
+  const now = options.now ?? Date.now;
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
+  // An idle client whose backend dies emits 'error' on the pool; unhandled, it would end the process.
+  if (!options.pool) pool.on('error', () => undefined);
+  let ready: Promise<void> | undefined;
+
+  async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (SessionConflictError.is(error)) throw error;
+      throw new SessionStoreError('postgres', operation, { cause: error });
+    }
+  }
+
+  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    // A checked-out client whose connection dies emits 'error'; the failing query reports it.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      client.off('error', ignore);
+      client.release();
+      return result;
+    } catch (error) {
+      const broken = await client.query('ROLLBACK').then(
+        () => undefined,
+        (rollbackError: unknown) => rollbackError,
+      );
+      // A client whose connection failed is destroyed rather than returned to the pool.
+      client.off('error', ignore);
+      client.release(broken instanceof Error ? broken : undefined);
+      throw error;
+    }
+  }
+
+  const migrate = () =>
+    transaction(async (client) => {
+      // Two processes creating the tables at once would race on the catalog; one waits instead.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [sessions]);
+      await client.query(postgresSchema(tables));
+    });
+
+  function prepared(): Promise<void> {
+    ready ??= migrate().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  }
+
+  const get = async (id: string): Promise<Session | null> => {
+    assertSessionId(id);
+    return guarded('get', async () => {
+      await prepared();
+      // One statement reads one snapshot: the head and exactly the messages it counts.
+      const { rows } = await pool.query<HeadRow & { bodies: string[] | null }>(
+        `SELECT s.*, (SELECT array_agg(body ORDER BY seq) FROM ${messages} m
+           WHERE m.session_id = s.id AND m.seq < s.message_count) AS bodies
+         FROM ${sessions} s WHERE id = $1`,
+        [id],
+      );
+      const row = rows[0];
+      if (!row || row.version === 0 || isExpired(Number(row.updated_at_ms), options.ttlMs, now()))
+        return null;
+      return headSnapshot(id, headOf(row), row.bodies ?? []);
+    });
+  };
+
+  return {
+    get,
+    append: async (id, appended, appendOptions) => {
+      const request = appendRequest(id, appended, appendOptions);
+      const at = now();
+      return guarded('append', async () => {
+        await prepared();
+        return transaction(async (client) => {
+          await client.query(
+            `INSERT INTO ${sessions} VALUES ($1, 0, 0, '{}', $2, $2) ON CONFLICT (id) DO NOTHING`,
+            [id, at],
+          );
+          const { rows } = await client.query<HeadRow>(`SELECT * FROM ${sessions} WHERE id = $1 FOR UPDATE`, [
+            id,
+          ]);
+          const plan = planAppend(rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
+          if (plan.restart) await client.query(`DELETE FROM ${messages} WHERE session_id = $1`, [id]);
+          await client.query(
+            `INSERT INTO ${messages} (session_id, seq, body)
+             SELECT $1, $2::integer + ord::integer - 1, body FROM unnest($3::text[]) WITH ORDINALITY AS m(body, ord)`,
+            [id, plan.firstSeq, request.encoded],
+          );
+          const { head } = plan;
+          await client.query(
+            `UPDATE ${sessions} SET version = $2, message_count = $3, metadata = $4, created_at_ms = $5, updated_at_ms = $6
+             WHERE id = $1`,
+            [id, head.version, head.messageCount, head.metadata, head.createdAtMs, head.updatedAtMs],
+          );
+          const stored = await client.query<{ body: string }>(
+            `SELECT body FROM ${messages} WHERE session_id = $1 ORDER BY seq`,
+            [id],
+          );
+          return headSnapshot(
+            id,
+            head,
+            stored.rows.map((row) => row.body),
+          );
+        });
+      });
+    },
+    delete: async (id) => {
+      assertSessionId(id);
+      await guarded('delete', async () => {
+        await prepared();
+        await pool.query(`DELETE FROM ${sessions} WHERE id = $1`, [id]);
+      });
+    },
+    prune: (olderThanMs) =>
+      guarded('prune', async () => {
+        await prepared();
+        const cutoff = now() - Math.min(olderThanMs, options.ttlMs ?? Infinity);
+        const { rowCount } = await pool.query(`DELETE FROM ${sessions} WHERE updated_at_ms < $1`, [cutoff]);
+        return rowCount ?? 0;
+      }),
+    migrate: () => guarded('migrate', migrate),
+    close: async () => {
+      if (!options.pool) await pool.end();
+    },
+  };
+}

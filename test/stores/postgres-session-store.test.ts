@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { type PostgresSessionStore, postgresSessionStore } from '../../src/stores/postgres/index.ts';
+import { sessionStoreContract } from '../sessions/session-store-contract.ts';
+import { closedPort, serviceAvailable } from './support/service-available.ts';
+import { tcpProxy } from './support/tcp-proxy.ts';
+
+const at = (port: number) => `postgres://postgres@127.0.0.1:${port}/test`;
+const up = await serviceAvailable('PostgreSQL', 5432);
+const deadPort = await closedPort();
+// One table per test file run, so parallel runs never share rows.
+const table = `rxagent_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+
+async function dropTables(): Promise<void> {
+  const client = new pg.Client({ connectionString: at(5432) });
+  await client.connect();
+  await client.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}"`);
+  await client.end();
+}
+
+// Skipped (with a message) when no PostgreSQL answers outside CI; under CI=true it fails the run.
+describe.skipIf(!up)('postgres', () => {
+  sessionStoreContract('postgres', async () => {
+    const opened: PostgresSessionStore[] = [];
+    const track = (store: PostgresSessionStore) => (opened.push(store), store);
+    return {
+      open: (options) => track(postgresSessionStore({ connectionString: at(5432), table, ...options })),
+      spec: { kind: 'postgres', connectionString: at(5432), table },
+      // Cutting the proxy drops the backends mid-transaction, as pg_terminate_backend would.
+      droppable: async () => {
+        const proxy = await tcpProxy(5432);
+        const store = postgresSessionStore({ connectionString: at(proxy.port), table });
+        await store.migrate();
+        return {
+          store,
+          cut: async () => proxy.cut(),
+          close: async () => (await store.close(), await proxy.close()),
+        };
+      },
+      unreachable: () => postgresSessionStore({ connectionString: at(deadPort), table }),
+      close: async () => {
+        await Promise.all(opened.map((store) => store.close()));
+        await dropTables();
+      },
+    };
+  });
+
+  it('rejects a table name that is not a plain identifier', () => {
+    expect(() => postgresSessionStore({ connectionString: at(5432), table: 'x"; DROP TABLE y; --' })).toThrow(
+      RangeError,
+    );
+  });
+
+  it('uses a pool it is given and leaves it open; migrate is idempotent', async () => {
+    const pool = new pg.Pool({ connectionString: at(5432) });
+    const own = `${table}_pool`;
+    const store = postgresSessionStore({ pool, table: own });
+    await Promise.all([store.migrate(), store.migrate()]);
+    await store.append('pooled', []);
+    await store.close();
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await pool.query(`DROP TABLE "${own}_messages", "${own}"`);
+    await pool.end();
+  });
+});
