@@ -7,7 +7,7 @@ import {
   type StreamEvent,
   type ToolCallDelta,
   ToolCallParseError,
-} from '../src/index.ts';
+} from '../src/core/index.ts';
 import { accumulateToolCalls } from '../src/operators/index.ts';
 import { collectSync, createScheduler } from './support/helpers.ts';
 
@@ -17,6 +17,7 @@ const delta = (index: number, argumentsDelta: string, extra: Partial<ToolCallDel
   argumentsDelta,
   ...extra,
 });
+const CALL_ID = /^call_[0-9a-f]{24}$/;
 const finish: FinishPart = { type: 'finish', finishReason: 'tool-calls', usage: emptyUsage() };
 const run = (events: readonly ProviderEvent[], emitDeltas = false) =>
   collectSync(from(events).pipe(accumulateToolCalls<ProviderEvent>({ emitDeltas })));
@@ -52,9 +53,22 @@ describe('accumulateToolCalls', () => {
       const src = cold<ProviderEvent>('-a-|', { a });
       expectObservable(src.pipe(accumulateToolCalls({ emitDeltas: true }))).toBe('-a-(r|)', {
         a,
-        r: { type: 'tool-calls-ready', toolCalls: [{ id: 'call_0', name: 'ping', arguments: {} }] },
+        r: {
+          type: 'tool-calls-ready',
+          toolCalls: [{ id: expect.stringMatching(CALL_ID), name: 'ping', arguments: {} }],
+        },
       });
     });
+  });
+
+  it('gives calls without an id ids unique across turns and runs', () => {
+    const turn = () => run([delta(0, '{}', { name: 'ping' }), finish]);
+    const ids = [turn(), turn(), turn()].map((result) => {
+      const ready = result.values[0] as { toolCalls: { id: string }[] };
+      return ready.toolCalls[0]?.id;
+    });
+    for (const id of ids) expect(id).toMatch(CALL_ID);
+    expect(new Set(ids).size).toBe(3);
   });
 
   it('unsubscribes from the source when unsubscribed early', () => {
@@ -118,40 +132,101 @@ describe('accumulateToolCalls', () => {
     ];
     const result = collectSync(from(events).pipe(accumulateToolCalls<StreamEvent>()));
     expect(result.values).toEqual([
-      { type: 'tool-calls-ready', toolCalls: [{ id: 'call_0', name: 'a', arguments: { n: 1 } }] },
+      {
+        type: 'tool-calls-ready',
+        toolCalls: [{ id: expect.stringMatching(CALL_ID), name: 'a', arguments: { n: 1 } }],
+      },
       completed(1),
-      { type: 'tool-calls-ready', toolCalls: [{ id: 'call_0', name: 'b', arguments: {} }] },
+      {
+        type: 'tool-calls-ready',
+        toolCalls: [{ id: expect.stringMatching(CALL_ID), name: 'b', arguments: {} }],
+      },
     ]);
   });
 
   it.each([
-    ['invalid JSON', '{"city": "Os', 'get_weather'],
-    ['an array', '[1,2]', 'get_weather'],
-    ['a number', '42', 'get_weather'],
-    ['null', 'null', 'get_weather'],
-    ['a missing name', '{}', undefined],
-  ])('errors with ToolCallParseError carrying the raw text for %s', (_, raw, name) => {
+    ['invalid JSON', '{"city": "Os', /not valid JSON/],
+    ['an array', '[1,2]', /not an array/],
+    ['a number', '42', /not a number/],
+    ['null', 'null', /not null/],
+  ])('keeps a call whose arguments are %s, with invalidArguments and {} as arguments', (_, raw, reason) => {
     const result = run([
-      delta(3, raw.slice(0, 2), { id: 'call_x', ...(name ? { name } : {}) }),
+      delta(3, raw.slice(0, 2), { id: 'call_x', name: 'get_weather' }),
       delta(3, raw.slice(2)),
       finish,
     ]);
+    expect(result.error).toBeUndefined();
+    expect(result.values).toEqual([
+      {
+        type: 'tool-calls-ready',
+        toolCalls: [
+          {
+            id: 'call_x',
+            name: 'get_weather',
+            arguments: {},
+            invalidArguments: { raw, message: expect.stringMatching(reason) },
+          },
+        ],
+      },
+      finish,
+    ]);
+  });
+
+  it('emits a broken call at its place among good ones, in marble time', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const src = cold<ProviderEvent>('-a-b-f----|', {
+        a: delta(0, '{"ok":1}', { id: 'c0', name: 'good' }),
+        b: delta(1, '{"city":', { id: 'c1', name: 'bad' }),
+        f: finish,
+      });
+      expectObservable(src.pipe(accumulateToolCalls())).toBe('-----(rf)-|', {
+        r: {
+          type: 'tool-calls-ready',
+          toolCalls: [
+            { id: 'c0', name: 'good', arguments: { ok: 1 } },
+            {
+              id: 'c1',
+              name: 'bad',
+              arguments: {},
+              invalidArguments: { raw: '{"city":', message: expect.stringMatching(/not valid JSON/) },
+            },
+          ],
+        },
+        f: finish,
+      });
+      expectSubscriptions(src.subscriptions).toBe('^---------!');
+    });
+  });
+
+  it('errors with ToolCallParseError carrying the raw text for a call without a name', () => {
+    const result = run([delta(3, '{}', { id: 'call_x' }), finish]);
     expect(result.values).toEqual([]);
     expect(result.completed).toBe(false);
     expect(ToolCallParseError.is(result.error)).toBe(true);
-    const error = result.error as ToolCallParseError;
-    expect(error).toMatchObject({
-      raw,
+    expect(result.error).toMatchObject({
+      raw: '{}',
       toolCallId: 'call_x',
-      toolName: name ?? '',
+      toolName: '',
       code: 'tool_call_parse_error',
     });
   });
 
-  it('errors at completion too when the calls cannot be parsed', () => {
+  it('emits at completion too when no finish came', () => {
     const result = run([delta(0, '{', { name: 'x' })]);
-    expect(ToolCallParseError.is(result.error)).toBe(true);
-    expect(result.completed).toBe(false);
+    expect(result.completed).toBe(true);
+    expect(result.values).toEqual([
+      {
+        type: 'tool-calls-ready',
+        toolCalls: [
+          {
+            id: expect.stringMatching(CALL_ID),
+            name: 'x',
+            arguments: {},
+            invalidArguments: { raw: '{', message: expect.stringMatching(/not valid JSON/) },
+          },
+        ],
+      },
+    ]);
   });
 
   it('assembles 20,000 fragments of one call quickly', () => {

@@ -24,6 +24,25 @@ export {
 export type { CallOptions, ChatModel, ModelCapabilities, RetryOptions } from './model.ts';
 export { modelPrices } from './model-prices.ts';
 export { computeCost, type ModelPrice, priceOf } from './pricing.ts';
-export type { ChatRequest, ToolChoice, ToolSpec } from './request.ts';
+export type {
+  ChatRequest,
+  JsonSchema,
+  ProviderOptionsMap,
+  ResponseFormat,
+  ToolChoice,
+  ToolSpec,
+} from './request.ts';
 export type { ChatResponse, FinishReason } from './response.ts';
+export {
+  type InferSchemaOutput,
+  isStandardSchema,
+  type StandardJSONSchemaV1Converter,
+  type StandardSchemaV1,
+  type StandardSchemaV1Issue,
+  type StandardSchemaV1Options,
+  type StandardSchemaV1PathSegment,
+  type StandardSchemaV1Props,
+  type StandardSchemaV1Result,
+} from './standard-schema.ts';
+export { generateToolCallId } from './tool-call-id.ts';
 export { type Cost, emptyUsage, type Usage } from './usage.ts';

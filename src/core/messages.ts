@@ -1,11 +1,25 @@
 /** Who speaks a message. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
-/** One part of a multi-part message. */
+/**
+ * One part of a multi-part message. Images come as a `url` (a string or `URL`; `data:` URLs are
+ * read as inline bytes) or as `data` (base64 text or the bytes themselves); files as `data`.
+ * `mediaType` is sniffed from image bytes when absent.
+ */
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'image'; readonly url?: string; readonly data?: string; readonly mediaType?: string }
-  | { readonly type: 'file'; readonly data: string; readonly mediaType: string; readonly filename?: string };
+  | {
+      readonly type: 'image';
+      readonly url?: string | URL;
+      readonly data?: string | Uint8Array;
+      readonly mediaType?: string;
+    }
+  | {
+      readonly type: 'file';
+      readonly data: string | Uint8Array;
+      readonly mediaType: string;
+      readonly filename?: string;
+    };
 
 /** A tool call the model asked for; `arguments` is already parsed JSON. */
 export interface ToolCall {
@@ -44,7 +58,13 @@ function freezeMessage(message: Message): Message {
  * @example message({ role: 'user', content: 'Hi' })
  */
 export function message(fields: Message): Message {
-  return freezeMessage({ ...fields });
+  // Copies, so freezing never reaches the caller's own arrays and objects.
+  return freezeMessage({
+    ...fields,
+    content: Array.isArray(fields.content) ? [...fields.content] : fields.content,
+    ...(fields.toolCalls ? { toolCalls: [...fields.toolCalls] } : {}),
+    ...(fields.metadata ? { metadata: { ...fields.metadata } } : {}),
+  });
 }
 
 /**
@@ -81,14 +101,22 @@ export function assistant(
 }
 
 /**
- * The result of a tool call, sent back to the model.
+ * The result of a tool call, sent back to the model; `isError` marks an outcome that was not ok
+ * (Anthropic `is_error`, Bedrock `status: 'error'`; other providers send the content alone).
+ * @param options `isError`: the tool failed and `content` says why. @default { isError: false }
  * @example toolMessage('call_1', '{"tempC":18}')
+ * @example toolMessage('call_2', 'city not found', { isError: true })
  */
-export function toolMessage(toolCallId: string, content: string | readonly ContentPart[]): Message {
+export function toolMessage(
+  toolCallId: string,
+  content: string | readonly ContentPart[],
+  options: { isError?: boolean } = {},
+): Message {
   return freezeMessage({
     role: 'tool',
     toolCallId,
     content: Array.isArray(content) ? [...content] : content,
+    ...(options.isError === true ? { isError: true } : {}),
   });
 }
 

@@ -1,5 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import {
+  generateToolCallId,
   type ProviderEvent,
   type StreamEvent,
   type ToolCall,
@@ -30,9 +31,12 @@ interface Accumulator {
  * emitted right before the turn's `finish` / `stream-completed` event, or at completion.
  *
  * `id` and `name` may come in any fragment of their index (the first non-empty one wins); a call
- * without an id gets `call_<index>`. Empty arguments parse as `{}`. A call without a name, or whose
- * arguments are not a JSON object, errors the stream with `ToolCallParseError` (carrying the raw
- * text). A `tool-calls-ready` already in the source passes through unchanged. State is per
+ * without an id gets a fresh unique one (`generateToolCallId()`). Empty arguments parse as `{}`.
+ * Arguments that are not a JSON object (broken JSON, an array, a number) are not a stream error:
+ * the call carries `invalidArguments: { raw, message }` and `arguments: {}`, so an agent can send
+ * the reason back to the model. A call without a name cannot be answered at all: it errors the
+ * stream with `ToolCallParseError` (carrying the raw text). A `tool-calls-ready` already in the
+ * source passes through unchanged. State is per
  * subscription and starts over after each `finish` / `stream-completed`, so one turn → one event.
  * @param options `emitDeltas` to forward the fragments too.
  * @example
@@ -110,7 +114,7 @@ export function accumulateToolCalls<E extends ProviderEvent | StreamEvent>(
 }
 
 function toToolCall(acc: Accumulator): ToolCall {
-  const id = acc.id === '' ? `call_${acc.index}` : acc.id;
+  const id = acc.id === '' ? generateToolCallId() : acc.id;
   const raw = acc.parts.length === 1 ? (acc.parts[0] as string) : acc.parts.join('');
   if (acc.name === '') {
     throw new ToolCallParseError({
@@ -124,11 +128,17 @@ function toToolCall(acc: Accumulator): ToolCall {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
-  } catch (cause) {
-    throw new ToolCallParseError({ raw, toolName: acc.name, toolCallId: id, cause });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return invalid(id, acc.name, raw, `The arguments are not valid JSON: ${reason}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ToolCallParseError({ raw, toolName: acc.name, toolCallId: id });
+    const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+    return invalid(id, acc.name, raw, `The arguments must be a JSON object, not ${kind}`);
   }
   return { id, name: acc.name, arguments: parsed as Record<string, unknown> };
+}
+
+function invalid(id: string, name: string, raw: string, message: string): ToolCall {
+  return { id, name, arguments: {}, invalidArguments: { raw, message } };
 }

@@ -8,16 +8,6 @@ export { canonicalArgumentName, IDENTITY_ARGUMENT_NAMES } from './identity-names
 export type { InvokeOptions } from './invoke-options.ts';
 export type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
 export type {
-  InferSchemaOutput,
-  StandardJSONSchemaV1Converter,
-  StandardSchemaV1,
-  StandardSchemaV1Issue,
-  StandardSchemaV1Options,
-  StandardSchemaV1PathSegment,
-  StandardSchemaV1Props,
-  StandardSchemaV1Result,
-} from './standard-schema.ts';
-export type {
   AnyTool,
   Tool,
   ToolContext,
@@ -26,6 +16,7 @@ export type {
   ToolInvocation,
 } from './tool.ts';
 export type { ToolInvocationEvent } from './tool-invocation-event.ts';
+export { validatorJsonSchema } from './validator-json-schema.ts';
 export type { ToolIssue } from './tool-issue.ts';
 export { MAX_TOOL_NAME_LENGTH, type ToolOrigin } from './tool-name.ts';
 export type { ToolOutcome, ToolOutcomeError, ToolOutcomeStatus } from './tool-outcome.ts';

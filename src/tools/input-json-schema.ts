@@ -1,7 +1,7 @@
-import { toJSONSchema } from 'zod';
 import { InvalidToolSchemaError } from '../core/index.ts';
 import { isRecord, type JsonSchemaObject } from './json-schema.ts';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.ts';
+import { validatorJsonSchema } from './validator-json-schema.ts';
 
 /** The JSON Schema of a tool's input and the Standard Schema validator behind it, if any. */
 export interface DerivedInputSchema {
@@ -10,14 +10,11 @@ export interface DerivedInputSchema {
 }
 
 function fromValidator(toolName: string, input: StandardSchemaV1): JsonSchemaObject {
-  const props = input['~standard'];
-  if (props.vendor === 'zod' && isRecord(Reflect.get(input, '_zod'))) {
-    return toJSONSchema(input as unknown as Parameters<typeof toJSONSchema>[0], { io: 'input' });
-  }
-  if (props.jsonSchema) return props.jsonSchema.input({ target: 'draft-2020-12' });
+  const schema = validatorJsonSchema(input, 'input');
+  if (schema !== undefined) return schema;
   throw new InvalidToolSchemaError(
     toolName,
-    `the ${props.vendor} validator offers no JSON Schema (Standard JSON Schema); pass inputJsonSchema`,
+    `the ${input['~standard'].vendor} validator offers no JSON Schema (Standard JSON Schema); pass inputJsonSchema`,
   );
 }
 
