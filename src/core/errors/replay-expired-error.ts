@@ -1,0 +1,18 @@
+import { RxAgentError } from './rx-agent-error.ts';
+
+/**
+ * A client asked to resume a run after an event the replay buffer no longer holds: resuming would
+ * leave a gap, so it is refused instead.
+ */
+export class ReplayExpiredError extends RxAgentError {
+  static override readonly kind: string = 'ReplayExpiredError';
+  readonly runId: string;
+  /** The event id the client last saw. */
+  readonly lastEventId: string;
+
+  constructor(runId: string, lastEventId: string) {
+    super(`Run ${runId} no longer holds the events after ${lastEventId}`, 'replay_expired');
+    this.runId = runId;
+    this.lastEventId = lastEventId;
+  }
+}

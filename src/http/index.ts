@@ -1,0 +1,12 @@
+export { type FromSSEInit, fromSSE } from './from-sse.ts';
+export { type MemoryRunEventStoreOptions, memoryRunEventStore } from './memory-run-event-store.ts';
+export { type ApprovalQuestion, RunApprovals } from './run-approvals.ts';
+export { type RunErrorAnswer, runErrorAnswer, runErrorResponse } from './run-error-response.ts';
+export type { RunEnd, RunEventStore } from './run-event-store.ts';
+export { type RunContext, RunRegistry, type RunRegistryOptions, type RunStatus } from './run-registry.ts';
+export { eventId, isSequencedEvent, parseEventId, type SequencedEvent } from './sequenced-event.ts';
+export { type SSEFrameFields, sseFrame } from './sse-frame.ts';
+export { SSE_HEADERS } from './sse-headers.ts';
+export { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
+export { type SSEResponseInit, toSSEResponse } from './to-sse-response.ts';
+export { type WriteSSEOptions, writeSSE } from './write-sse.ts';

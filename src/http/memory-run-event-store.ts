@@ -1,0 +1,84 @@
+import { Observable, Subject } from 'rxjs';
+import { ReplayExpiredError, RunNotFoundError } from '../core/index.ts';
+import type { RunEnd, RunEventStore } from './run-event-store.ts';
+import { eventId, type SequencedEvent } from './sequenced-event.ts';
+
+/** Options of {@link memoryRunEventStore}. */
+export interface MemoryRunEventStoreOptions {
+  /** The newest events kept per run; older ones can no longer be replayed. @default 10_000 */
+  replayLimit?: number;
+}
+
+interface RunLog {
+  /** The kept events; `events[0]` is the `firstSeq`-th. */
+  events: SequencedEvent[];
+  firstSeq: number;
+  live: Subject<SequencedEvent>;
+  end?: RunEnd;
+}
+
+/**
+ * A `RunEventStore` in this process's memory: per run the newest `replayLimit` events and a live
+ * feed. A read replays from the buffer, then follows the live feed with no gap and no duplicate
+ * (it reads the buffer up to its end before it follows, in the same tick).
+ * @example new RunRegistry({ eventStore: memoryRunEventStore({ replayLimit: 1000 }) })
+ */
+export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): RunEventStore {
+  const replayLimit = options.replayLimit ?? 10_000;
+  const runs = new Map<string, RunLog>();
+  const logOf = (runId: string): RunLog => {
+    const log = runs.get(runId);
+    if (!log) throw new RunNotFoundError(runId);
+    return log;
+  };
+  return {
+    open(runId) {
+      runs.set(runId, { events: [], firstSeq: 1, live: new Subject() });
+    },
+    append(runId, event) {
+      const log = logOf(runId);
+      log.events.push(event);
+      if (log.events.length > replayLimit) {
+        log.events.shift();
+        log.firstSeq += 1;
+      }
+      log.live.next(event);
+    },
+    end(runId, end) {
+      const log = logOf(runId);
+      log.end = end;
+      if (end.type === 'failed') log.live.error(end.error);
+      else log.live.complete();
+    },
+    read(runId, afterSeq) {
+      return new Observable<SequencedEvent>((subscriber) => {
+        const log = runs.get(runId);
+        if (!log) return subscriber.error(new RunNotFoundError(runId));
+        const lastSeq = log.firstSeq + log.events.length - 1;
+        if (afterSeq + 1 < log.firstSeq || afterSeq > lastSeq)
+          return subscriber.error(new ReplayExpiredError(runId, eventId(runId, afterSeq)));
+        let cursor = afterSeq;
+        // Re-reads the length on every turn: an event appended while the subscriber handles one
+        // (synchronously) is replayed here rather than missed.
+        while (!subscriber.closed && cursor + 1 < log.firstSeq + log.events.length) {
+          const next = log.events[cursor + 1 - log.firstSeq];
+          if (next === undefined)
+            return subscriber.error(new ReplayExpiredError(runId, eventId(runId, cursor)));
+          cursor += 1;
+          subscriber.next(next);
+        }
+        if (log.end) {
+          if (log.end.type === 'failed') subscriber.error(log.end.error);
+          else subscriber.complete();
+          return;
+        }
+        return log.live.subscribe(subscriber);
+      });
+    },
+    delete(runId) {
+      const log = runs.get(runId);
+      runs.delete(runId);
+      if (log && !log.end) log.live.complete();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { Observable } from 'rxjs';
+import type { SequencedEvent } from './sequenced-event.ts';
+
+/** How a run ended. */
+export type RunEnd = { type: 'completed' } | { type: 'cancelled' } | { type: 'failed'; error: unknown };
+
+/**
+ * Where a `RunRegistry` keeps the events of its runs, so a client can resume: in memory for one
+ * server (`memoryRunEventStore`), or shared (Redis) so a client can reconnect to another server.
+ * Events of one run arrive in order, numbered from 1.
+ */
+export interface RunEventStore {
+  /** Records a new run, before its first event. */
+  open(runId: string): void;
+  /** Records the next event of a run (its id's number is one more than the previous one's). */
+  append(runId: string, event: SequencedEvent): void;
+  /** Records how a run ended; `read` then ends the same way once it has replayed everything. */
+  end(runId: string, end: RunEnd): void;
+  /**
+   * The events of a run after the `afterSeq`-th (0: from the start), then the live ones, until the
+   * run ends: completes when it completed or was cancelled, errors with its error when it failed.
+   * Errors with `RunNotFoundError` for an unknown run and `ReplayExpiredError` when the first event
+   * wanted is no longer kept (or `afterSeq` is past the run's last event: nothing can be resumed there).
+   */
+  read(runId: string, afterSeq: number): Observable<SequencedEvent>;
+  /** Forgets a run and its events. */
+  delete(runId: string): void;
+}

@@ -1,0 +1,85 @@
+import { Observable } from 'rxjs';
+import { ApiError, NetworkError, ReplayExpiredError, RunNotFoundError } from '../core/index.ts';
+
+/** One SSE request: where, how, and with which `fetch`. */
+export interface SSERequest {
+  url: string | URL;
+  init: RequestInit;
+  fetch: typeof globalThis.fetch;
+}
+
+/**
+ * The body of one SSE response as bytes: from `response` when given, else from a fresh request.
+ * Cold; unsubscribing aborts the request and cancels the reader. A failed connection or read is a
+ * `NetworkError`; `onResponse` sees a 2xx answer before its body; a non-2xx answer is the server's `RunNotFoundError` / `ReplayExpiredError` when
+ * its JSON body names one, else an `ApiError`.
+ */
+export function sseBody(
+  request: SSERequest,
+  response?: Response,
+  onResponse?: (response: Response) => void,
+): Observable<Uint8Array> {
+  return new Observable<Uint8Array>((subscriber) => {
+    const controller = new AbortController();
+    const signals = [controller.signal, ...(request.init.signal ? [request.init.signal] : [])];
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const run = async () => {
+      let answer: Response;
+      try {
+        answer =
+          response ??
+          (await request.fetch(request.url, { ...request.init, signal: AbortSignal.any(signals) }));
+      } catch (cause) {
+        throw new NetworkError(`SSE request to ${String(request.url)} failed`, { provider: 'sse', cause });
+      }
+      if (!answer.ok) throw await errorOf(answer);
+      onResponse?.(answer);
+      if (!answer.body) return;
+      reader = answer.body.getReader();
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (cause) {
+          throw new NetworkError('The SSE connection broke', { provider: 'sse', cause });
+        }
+        if (chunk.done) return;
+        subscriber.next(chunk.value);
+      }
+    };
+    run().then(
+      () => subscriber.complete(),
+      (error: unknown) => subscriber.error(error),
+    );
+    return () => {
+      controller.abort();
+      reader?.cancel().catch(() => undefined);
+      if (response && !reader) response.body?.cancel().catch(() => undefined);
+    };
+  });
+}
+
+async function errorOf(response: Response): Promise<Error> {
+  const text = await response.text().catch(() => '');
+  let error: unknown;
+  try {
+    error = Reflect.get(JSON.parse(text) as object, 'error');
+  } catch {
+    error = undefined;
+  }
+  const field = (name: string): string | undefined => {
+    const value: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, name) : undefined;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const runId = field('runId');
+  const lastEventId = field('lastEventId');
+  if (field('name') === 'RunNotFoundError' && runId !== undefined) return new RunNotFoundError(runId);
+  if (field('name') === 'ReplayExpiredError' && runId !== undefined && lastEventId !== undefined)
+    return new ReplayExpiredError(runId, lastEventId);
+  return new ApiError(field('message') ?? `SSE request failed with status ${response.status}`, {
+    status: response.status,
+    provider: 'sse',
+    body: text.slice(0, 8192),
+    headers: response.headers,
+  });
+}
