@@ -5,3 +5,4 @@ export * from './operators/index.ts';
 export * from './security/index.ts';
 export * from './sessions/index.ts';
 export * from './tools/index.ts';
+export { type ToolMethodOptions, tool, toolsFrom } from './tools/tools-from.ts';

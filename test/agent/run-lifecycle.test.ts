@@ -139,8 +139,8 @@ describe('budgets', () => {
   it('a repeated call over maxRepeatedToolCalls is not executed', async () => {
     let runs = 0;
     const counted = defineTool({
-      ...okTool,
       name: 'get_weather',
+      description: 'Weather.',
       input: z.object({ city: z.string() }),
       execute: () => ++runs,
     });
