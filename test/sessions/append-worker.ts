@@ -1,6 +1,6 @@
 // A child process of the contract suite: opens a store from a spec and races its appenders.
 // Run: node --conditions=rxagent-source test/sessions/append-worker.ts '<json>'
-import { SessionConflictError, user } from '../../src/index.ts';
+import { SessionConflictError, user } from '../../src/core/index.ts';
 import { openStoreFromSpec, type StoreSpec } from './store-from-spec.ts';
 
 interface WorkerInput {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSessionStore } from '../../src/index.ts';
+import { fileSessionStore } from '../../src/sessions/index.ts';
 import { sessionStoreContract } from './session-store-contract.ts';
 
 sessionStoreContract('file', async () => {

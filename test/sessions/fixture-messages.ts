@@ -1,4 +1,4 @@
-import { assistant, type Message, message, system, toolMessage, user } from '../../src/index.ts';
+import { assistant, type Message, message, system, toolMessage, user } from '../../src/core/index.ts';
 
 /** Messages using every field a store must keep: binary parts, tool calls, flags and metadata. */
 export function fixtureMessages(): Message[] {

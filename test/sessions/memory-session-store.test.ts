@@ -1,4 +1,4 @@
-import { memorySessionStore } from '../../src/index.ts';
+import { memorySessionStore } from '../../src/sessions/index.ts';
 import { sessionStoreContract } from './session-store-contract.ts';
 
 // One store per suite: `open` with a clock gives a separate store (memory has no shared backend).

@@ -1,4 +1,4 @@
-import { fileSessionStore, type SessionStore } from '../../src/index.ts';
+import { fileSessionStore, type SessionStore } from '../../src/sessions/index.ts';
 import { mysqlSessionStore } from '../../src/stores/mysql/index.ts';
 import { postgresSessionStore } from '../../src/stores/postgres/index.ts';
 import { redisSessionStore } from '../../src/stores/redis/index.ts';
