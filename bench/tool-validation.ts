@@ -2,8 +2,9 @@
 // Run: node bench/tool-validation.ts
 import * as z from 'zod';
 import { createAjv } from '../src/tools/ajv-instance.ts';
-import { compileArgumentsValidator } from '../src/tools/arguments-validator.ts';
+import { compileArgumentsCheck } from '../src/tools/arguments-check.ts';
 import { defineTool } from '../src/tools/define-tool.ts';
+import { identityNameSet } from '../src/tools/identity-names.ts';
 import type { AnyTool } from '../src/tools/tool.ts';
 import { ToolRegistry } from '../src/tools/tool-registry.ts';
 
@@ -41,14 +42,14 @@ const jsonTool = defineTool({
 
 function measure(label: string, tool: AnyTool): number {
   const limits = { maxArgBytes: 10_240, maxDepth: 16, maxTotalBytes: 102_400 };
-  const validator = compileArgumentsValidator(tool, createAjv(tool.dialect, {}), limits);
-  const once = validator.validate(args);
+  const validator = compileArgumentsCheck(tool, createAjv(tool.dialect, {}), limits, identityNameSet());
+  const once = validator.check(args);
   if (once instanceof Promise || !once.ok) throw new Error(`${label}: the typical call does not validate`);
   const iterations = 200_000;
   let best = Number.POSITIVE_INFINITY;
   for (let round = 0; round < 7; round++) {
     const start = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) validator.validate(args);
+    for (let i = 0; i < iterations; i++) validator.check(args);
     const micros = Number(process.hrtime.bigint() - start) / 1000 / iterations;
     if (round > 1) best = Math.min(best, micros); // the first rounds warm up the JIT
   }

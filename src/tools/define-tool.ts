@@ -1,17 +1,16 @@
-import { ForbiddenToolArgumentError, InvalidToolSchemaError } from '../core/index.ts';
-import { deepFreeze } from './deep-freeze.ts';
+import { ForbiddenToolArgumentError } from '../core/index.ts';
 import { findIdentityArgument } from './identity-names.ts';
 import { deriveInputSchema } from './input-json-schema.ts';
-import { type JsonSchemaObject, jsonSchemaDialect } from './json-schema.ts';
+import type { JsonSchemaObject } from './json-schema.ts';
 import type { InferSchemaOutput, StandardSchemaV1 } from './standard-schema.ts';
-import { strictJsonSchema } from './strict-schema.ts';
+import { strictTool } from './strict-tool.ts';
 import type { Tool, ToolDefinition } from './tool.ts';
 import { assertToolName } from './tool-name.ts';
 
 /**
  * Defines a tool: checks its name, derives the strict JSON Schema sent to models (unknown fields
- * refused at every depth) and refuses identity-shaped arguments. Throws `InvalidToolNameError`,
- * `InvalidToolSchemaError` or `ForbiddenToolArgumentError`.
+ * refused at every depth, `strictTool`) and refuses identity-shaped arguments. Throws
+ * `InvalidToolNameError`, `InvalidToolSchemaError` or `ForbiddenToolArgumentError`.
  * @example
  * const getWeather = defineTool({
  *   name: 'get_weather',
@@ -32,28 +31,20 @@ export function defineTool(
   const { name, origin = 'local' } = definition;
   assertToolName(name, origin);
   const { schema, validator } = deriveInputSchema(name, definition.input, definition.inputJsonSchema);
-  const dialect = jsonSchemaDialect(schema);
-  if (!dialect) {
-    throw new InvalidToolSchemaError(
-      name,
-      `unsupported $schema ${JSON.stringify(schema.$schema)} (use draft-07 or 2020-12)`,
-    );
-  }
-  const parameters = deepFreeze(strictJsonSchema(schema));
-  const identity = findIdentityArgument(parameters);
-  if (identity) throw new ForbiddenToolArgumentError(name, identity.name, identity.pointer);
-  const tool: Tool<Record<string, unknown>, unknown> = {
+  const tool = strictTool({
     name,
     description: definition.description,
     origin,
-    parameters,
-    dialect,
+    parameters: schema,
     validator,
     execute: definition.execute,
     ...(definition.authorize ? { authorize: definition.authorize } : {}),
+    ...(definition.needsApproval !== undefined ? { needsApproval: definition.needsApproval } : {}),
     ...(definition.persist ? { persist: definition.persist } : {}),
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
     ...(definition.maxArgBytes !== undefined ? { maxArgBytes: definition.maxArgBytes } : {}),
-  };
-  return Object.freeze(tool);
+  } as never);
+  const identity = findIdentityArgument(tool.parameters);
+  if (identity) throw new ForbiddenToolArgumentError(name, identity.name, identity.pointer);
+  return tool as Tool<Record<string, unknown>, unknown>;
 }

@@ -2,18 +2,33 @@ import { isRecord, type JsonSchemaObject, pointerSegment } from './json-schema.t
 import { walkSchema } from './schema-walk.ts';
 
 /**
- * Property names refused in tool inputs because they name who acts (compared without case or
- * separators, so `user_id`, `userId`, `UserID`, `user-id` and `USER.ID` are one name). Only names that
- * always mean an identity are listed: `user`, `actor` or `principal` alone also name ordinary data
- * (a film's actor, a loan's principal) and are allowed.
+ * Property names refused in tool inputs because they name who acts or on whose behalf (compared
+ * after NFKC folding, without case or separators, so `user_id`, `userId`, `UserID`, `user-id`,
+ * `USER.ID` and full-width `ｕｓｅｒ＿ｉｄ` are one name). The list is of names that almost always
+ * carry an identity; plain words such as `user`, `actor`, `email`, `role` or `owner` also name
+ * ordinary data and are allowed. It is a tripwire for schemas that invite the model to say who it
+ * acts for, not a proof: a field called `who` or `target` is not caught.
  */
 export const IDENTITY_ARGUMENT_NAMES: readonly string[] = Object.freeze([
   'user_id',
+  'uid',
+  'user_uuid',
+  'username',
+  'user_name',
+  'user_email',
+  'login',
   'account_id',
+  'account_number',
+  'account_no',
   'tenant_id',
   'actor_id',
   'owner_id',
+  'principal',
   'principal_id',
+  'sub',
+  'subject_id',
+  'member_id',
+  'employee_id',
   'customer_id',
   'caller_id',
   'requester_id',
@@ -29,6 +44,10 @@ export const IDENTITY_ARGUMENT_NAMES: readonly string[] = Object.freeze([
   'as_user',
   'run_as',
   'act_as',
+  'current_user',
+  'session_user',
+  'auth_user',
+  'authenticated_user',
 ]);
 
 /** `userId`, `user_id`, `USER-ID` → `userid`. */
@@ -76,16 +95,20 @@ function declaredNames(node: JsonSchemaObject, pointer: string, out: DeclaredNam
   }
 }
 
+/** The canonical forms of `IDENTITY_ARGUMENT_NAMES` and `extra`, for `findIdentityArgument`/`findIdentityKey`. */
+export function identityNameSet(extra: readonly string[] = []): ReadonlySet<string> {
+  return new Set([...IDENTITY_ARGUMENT_NAMES, ...extra].map(canonicalArgumentName));
+}
+
 /**
  * The first identity-shaped property name declared anywhere in `schema` (properties, required,
  * dependentRequired, dependencies, propertyNames enum/const, at any depth), or `undefined`.
- * @param extra more names to refuse, compared the same way
+ * @param forbidden canonical names to refuse (`identityNameSet()`)
  */
 export function findIdentityArgument(
   schema: JsonSchemaObject,
-  extra: readonly string[] = [],
+  forbidden: ReadonlySet<string> = identityNameSet(),
 ): DeclaredName | undefined {
-  const forbidden = new Set([...IDENTITY_ARGUMENT_NAMES, ...extra].map(canonicalArgumentName));
   let found: DeclaredName | undefined;
   walkSchema(schema, (node, pointer) => {
     if (found) return;

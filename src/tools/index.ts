@@ -1,11 +1,30 @@
-export type { AuditLogEntry } from './audit/audit-log-entry.ts';
-export { type FileAuditStoreOptions, fileAuditStore } from './audit/file-audit-store.ts';
+export {
+  type AuditChainHead,
+  type AuditKey,
+  type AuditLogEntry,
+  type ChainedAuditRecord,
+  chainAuditRecord,
+  GENESIS_HEAD,
+  verifyAuditEntry,
+} from './audit/audit-chain.ts';
+export { type FileAuditStore, type FileAuditStoreOptions, fileAuditStore } from './audit/file-audit-store.ts';
 export { memoryAuditStore } from './audit/memory-audit-store.ts';
-export type { AuditQuery, ToolInvocationRecord, ToolInvocationStore } from './audit/tool-invocation-store.ts';
-export { type AuditLogVerification, verifyAuditLog } from './audit/verify-audit-log.ts';
+export {
+  type AuditQuery,
+  filterRecords,
+  type ToolCallOutcomeRecord,
+  type ToolCallStartedRecord,
+  type ToolInvocationRecord,
+  type ToolInvocationStore,
+} from './audit/tool-invocation-store.ts';
+export {
+  type AuditLogVerification,
+  type VerifyAuditLogOptions,
+  verifyAuditLog,
+} from './audit/verify-audit-log.ts';
 export { defineTool } from './define-tool.ts';
 export { canonicalArgumentName, IDENTITY_ARGUMENT_NAMES } from './identity-names.ts';
-export type { InvokeOptions } from './invoke-options.ts';
+export type { ApprovalRequest, InvokeOptions } from './invoke-options.ts';
 export type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
 export type {
   AnyTool,
@@ -18,6 +37,12 @@ export type {
 export type { ToolInvocationEvent } from './tool-invocation-event.ts';
 export { validatorJsonSchema } from './validator-json-schema.ts';
 export type { ToolIssue } from './tool-issue.ts';
+export { strictTool, type ToolLike } from './strict-tool.ts';
 export { MAX_TOOL_NAME_LENGTH, type ToolOrigin } from './tool-name.ts';
-export type { ToolOutcome, ToolOutcomeError, ToolOutcomeStatus } from './tool-outcome.ts';
+export {
+  TOOL_OUTCOME_STATUSES,
+  type ToolOutcome,
+  type ToolOutcomeError,
+  type ToolOutcomeStatus,
+} from './tool-outcome.ts';
 export { type InvokeAllOptions, ToolRegistry, type ToolRegistryOptions } from './tool-registry.ts';

@@ -1,4 +1,13 @@
+import type { ToolCall } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
+
+/** What an approver is asked: one validated, authorized call of a tool that needs approval. */
+export interface ApprovalRequest {
+  readonly toolCall: ToolCall;
+  readonly actor: Actor | undefined;
+  /** Aborted when the call is cancelled: stop asking. */
+  readonly signal: AbortSignal;
+}
 
 /** Options of `ToolRegistry.invoke`. */
 export interface InvokeOptions {
@@ -8,4 +17,9 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Receives the progress values of a tool whose `execute` returns an Observable; must not throw. */
   onProgress?: (value: unknown) => void;
+  /**
+   * Decides calls of tools that need approval (`needsApproval`): `true` runs the call; `false` or a
+   * throw gives `rejected`. Without it, such calls are `rejected` ("no approver").
+   */
+  approve?: (request: ApprovalRequest) => boolean | PromiseLike<boolean>;
 }

@@ -1,8 +1,30 @@
 import type { ToolIssue } from './tool-issue.ts';
 
-/** How a tool call ended. */
+/**
+ * How a tool call ended. `rejected`: the tool needs a person's approval and it was declined, or no
+ * approver answered.
+ */
 export type ToolOutcomeStatus =
-  'ok' | 'not_found' | 'invalid_arguments' | 'permission_denied' | 'rate_limited' | 'timeout' | 'error';
+  | 'ok'
+  | 'not_found'
+  | 'invalid_arguments'
+  | 'permission_denied'
+  | 'rejected'
+  | 'rate_limited'
+  | 'timeout'
+  | 'error';
+
+/** Every `ToolOutcomeStatus`, for checks of stored records. */
+export const TOOL_OUTCOME_STATUSES: readonly ToolOutcomeStatus[] = Object.freeze([
+  'ok',
+  'not_found',
+  'invalid_arguments',
+  'permission_denied',
+  'rejected',
+  'rate_limited',
+  'timeout',
+  'error',
+]);
 
 /** Why a call did not succeed, for the application (the model sees `content`). */
 export interface ToolOutcomeError {

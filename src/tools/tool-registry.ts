@@ -7,17 +7,18 @@ import {
 } from '../core/index.ts';
 import type { SecurityPolicy } from '../security/index.ts';
 import { type AnyAjv, createAjv } from './ajv-instance.ts';
-import { compileArgumentsValidator } from './arguments-validator.ts';
+import { compileArgumentsCheck } from './arguments-check.ts';
 import type { ToolInvocationStore } from './audit/tool-invocation-store.ts';
-import { findIdentityArgument } from './identity-names.ts';
+import { findIdentityArgument, identityNameSet } from './identity-names.ts';
+import type { InvokeEnvironment } from './invoke/invoke-environment.ts';
+import { invokeTool } from './invoke/invoke-tool.ts';
 import type { InvokeOptions } from './invoke-options.ts';
-import { invokeTool } from './invoke-tool.ts';
 import type { JsonSchemaDialect } from './json-schema.ts';
-import type { InvokeEnvironment, RegisteredTool } from './registered-tool.ts';
+import type { RegisteredTool } from './registered-tool.ts';
 import { runWithConcurrency } from './run-with-concurrency.ts';
+import { strictTool, type ToolLike } from './strict-tool.ts';
 import type { AnyTool } from './tool.ts';
 import type { ToolInvocationEvent } from './tool-invocation-event.ts';
-import { assertToolName } from './tool-name.ts';
 import type { ToolOutcome } from './tool-outcome.ts';
 
 /** Options of `ToolRegistry`; every limit can be raised or lowered. */
@@ -39,6 +40,12 @@ export interface ToolRegistryOptions {
   forbiddenArgumentNames?: readonly string[];
   /** JSON Schema `format`s to assert (e.g. from ajv-formats); other formats are annotations. */
   formats?: Readonly<Record<string, RegExp | ((value: string) => boolean)>>;
+  /**
+   * Receives failures no caller is left to see: the audit trail failing for an `invoke$` call whose
+   * subscriber had already unsubscribed. Must not throw.
+   * @default logs with `console.error`
+   */
+  onError?: (error: unknown, call: ToolCall) => void;
 }
 
 /** Options of `ToolRegistry.invokeAll`. */
@@ -61,9 +68,11 @@ export class ToolRegistry {
   readonly #ajv = new Map<JsonSchemaDialect, AnyAjv>();
   readonly #options: ToolRegistryOptions;
   readonly #env: InvokeEnvironment;
+  readonly #identityNames: ReadonlySet<string>;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#options = options;
+    this.#identityNames = identityNameSet(options.forbiddenArgumentNames);
     this.#env = {
       resolve: (name) => this.#tools.get(name),
       policy: options.policy,
@@ -74,32 +83,40 @@ export class ToolRegistry {
   }
 
   /**
-   * Adds a tool, compiling its argument check once. Throws `DuplicateToolError` (unless `replace`),
-   * `InvalidToolNameError`, `ForbiddenToolArgumentError` or `InvalidToolSchemaError`.
+   * Adds a tool, compiling its argument check once. Every tool is made strict first (`strictTool`),
+   * however it was built: a hand-built `Tool` gets the same strictness as a `defineTool` one.
+   * Throws `DuplicateToolError` (unless `replace`), `InvalidToolNameError`,
+   * `ForbiddenToolArgumentError` or `InvalidToolSchemaError`.
    */
-  register(tool: AnyTool, options: { replace?: boolean } = {}): this {
-    assertToolName(tool.name, tool.origin);
-    const previous = this.#tools.get(tool.name);
-    if (previous && !options.replace) throw new DuplicateToolError(tool.name);
-    const identity = findIdentityArgument(tool.parameters, this.#options.forbiddenArgumentNames);
-    if (identity) throw new ForbiddenToolArgumentError(tool.name, identity.name, identity.pointer);
-    const validator = compileArgumentsValidator(tool, this.#ajvFor(tool.dialect), {
-      maxArgBytes: tool.maxArgBytes ?? this.#options.maxArgBytes ?? 10_240,
-      maxDepth: this.#options.maxArgDepth ?? 16,
-      maxTotalBytes: this.#options.maxTotalArgBytes ?? 102_400,
-    });
-    if (previous && previous.tool.parameters !== tool.parameters) previous.validator.release();
-    this.#tools.set(tool.name, { tool, validator });
+  register(tool: AnyTool | ToolLike, options: { replace?: boolean } = {}): this {
+    const strict = strictTool(tool as ToolLike);
+    const previous = this.#tools.get(strict.name);
+    if (previous && !options.replace) throw new DuplicateToolError(strict.name);
+    const identity = findIdentityArgument(strict.parameters, this.#identityNames);
+    if (identity) throw new ForbiddenToolArgumentError(strict.name, identity.name, identity.pointer);
+    const check = compileArgumentsCheck(
+      strict,
+      this.#ajvFor(strict.dialect),
+      {
+        maxArgBytes: strict.maxArgBytes ?? this.#options.maxArgBytes ?? 10_240,
+        maxDepth: this.#options.maxArgDepth ?? 16,
+        maxTotalBytes: this.#options.maxTotalArgBytes ?? 102_400,
+      },
+      this.#identityNames,
+    );
+    if (previous && previous.tool.parameters !== strict.parameters) previous.arguments.release();
+    this.#tools.set(strict.name, { tool: strict, arguments: check });
     return this;
   }
 
   /** Removes a tool; returns whether it was there. */
   unregister(name: string): boolean {
     const entry = this.#tools.get(name);
-    entry?.validator.release();
+    entry?.arguments.release();
     return this.#tools.delete(name);
   }
 
+  /** The registered (strict) form of a tool. */
   get(name: string): AnyTool | undefined {
     return this.#tools.get(name)?.tool;
   }
@@ -135,7 +152,8 @@ export class ToolRegistry {
 
   /**
    * `invoke` as a cold Observable: `progress` events (values of an Observable `execute` but the last),
-   * then one `outcome`. Unsubscribing cancels the call (its signal is aborted).
+   * then one `outcome`. Unsubscribing cancels the call (its signal is aborted); the call still writes
+   * its audit records, and an audit failure after the subscriber left goes to `onError`.
    */
   invoke$(call: ToolCall, options: Omit<InvokeOptions, 'onProgress'> = {}): Observable<ToolInvocationEvent> {
     return new Observable<ToolInvocationEvent>((subscriber) => {
@@ -151,7 +169,10 @@ export class ToolRegistry {
           subscriber.next({ type: 'outcome', outcome });
           subscriber.complete();
         },
-        (error: unknown) => subscriber.error(error),
+        (error: unknown) => {
+          if (!subscriber.closed) subscriber.error(error);
+          else this.#reportError(error, call);
+        },
       );
       return () => {
         outer?.removeEventListener('abort', forward);
@@ -164,6 +185,16 @@ export class ToolRegistry {
   invokeAll(calls: readonly ToolCall[], options: InvokeAllOptions = {}): Promise<ToolOutcome[]> {
     const { concurrency = 8, ...invokeOptions } = options;
     return runWithConcurrency(calls, concurrency, (call) => invokeTool(this.#env, call, invokeOptions));
+  }
+
+  #reportError(error: unknown, call: ToolCall): void {
+    try {
+      if (this.#options.onError) this.#options.onError(error, call);
+      else
+        console.error(`rxagent: tool call ${call.id} (${call.name}) failed after its subscriber left`, error);
+    } catch {
+      // onError must not throw; there is no one left to tell.
+    }
   }
 
   #ajvFor(dialect: JsonSchemaDialect): AnyAjv {

@@ -31,7 +31,16 @@ interface ToolBehaviour<Args, Result> {
   execute(args: Args, context: ToolContext): ToolExecuteResult<Result>;
   /** Whether `actor` may make this call; refusing gives `permission_denied`. @default allows */
   authorize?(actor: Actor | undefined, invocation: ToolInvocation<Args>): boolean | PromiseLike<boolean>;
-  /** What the audit trail keeps of a successful call (redact here); `null` writes no entry. */
+  /**
+   * Whether a person must approve this call before `execute` runs: `true`, or a predicate over the
+   * validated arguments (throwing counts as `true`). Asked after `authorize`; a declined call is
+   * `rejected`. @default false
+   */
+  needsApproval?: boolean | ((args: Args, context: ToolContext) => boolean | PromiseLike<boolean>);
+  /**
+   * What the audit trail keeps of a successful call (redact here); `null` keeps no arguments and no
+   * result (the call's records are still written).
+   */
   persist?(invocation: ToolInvocation<Args>, result: Result): unknown;
   /** Aborts `execute` after this long. @default the registry's `timeoutMs` */
   timeoutMs?: number;

@@ -74,9 +74,9 @@ describe('identity-shaped arguments', () => {
 
   it('allows names that only look similar or name ordinary data', () => {
     const tool = define(
-      object({ user: {}, actor: {}, principal: {}, username: {}, user_ids_count: {}, account: {} }),
+      object({ user: {}, actor: {}, owner: {}, email: {}, user_ids_count: {}, account: {}, subject: {} }),
     );
-    expect(Object.keys(tool.parameters.properties as object)).toHaveLength(6);
+    expect(Object.keys(tool.parameters.properties as object)).toHaveLength(7);
   });
 
   it('checks again at registration, with the registry’s extra names', () => {

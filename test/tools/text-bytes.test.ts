@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capText } from '../../src/tools/result-content.ts';
+import { capText } from '../../src/tools/cap-text.ts';
 import { utf8Length } from '../../src/tools/utf8-length.ts';
 
 describe('utf8Length', () => {

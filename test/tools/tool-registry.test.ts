@@ -105,18 +105,15 @@ describe('ToolRegistry: invoke', () => {
     expect(JSON.parse(outcome.content)).toEqual({ error: 'not_found', message: 'Unknown tool "nope"' });
   });
 
-  it('answers policy refusals with permission_denied and rate limits with rate_limited', async () => {
+  it('answers a denied tool exactly as an unknown one, and rate limits with rate_limited', async () => {
     const policy = new SecurityPolicy({
       deny: ['other'],
       rateLimiter: memoryRateLimiter({ limit: 1, windowMs: 60_000, now: () => 0 }),
     });
     const registry = new ToolRegistry({ policy }).register(weather).register(other);
     const denied = await registry.invoke(call('other', {}));
-    expect(denied.status).toBe('permission_denied');
-    expect(JSON.parse(denied.content)).toEqual({
-      error: 'permission_denied',
-      message: 'Tool other is not allowed',
-    });
+    expect(denied.status).toBe('not_found');
+    expect(JSON.parse(denied.content)).toEqual({ error: 'not_found', message: 'Unknown tool "other"' });
     expect((await registry.invoke(call(), { actor: staff })).status).toBe('ok');
     const limited = await registry.invoke(call(), { actor: staff });
     expect(limited.status).toBe('rate_limited');

@@ -1,8 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { AuditLogError } from '../../core/index.ts';
-import { lineHash } from './audit-hash.ts';
-import { entryLine } from './audit-log-entry.ts';
-import { type AuditLogHead, openAuditLog } from './open-audit-log.ts';
+import { type AuditChainHead, type AuditKey, chainAuditRecord } from './audit-chain.ts';
+import { openAuditLog } from './open-audit-log.ts';
 import type { ToolInvocationRecord } from './tool-invocation-store.ts';
 
 interface Pending {
@@ -12,21 +11,22 @@ interface Pending {
 }
 
 /**
- * The one writer of an audit-log file in this process. Appends are queued and written in order by a
- * single loop, so lines never interleave and each `prev` is the hash of the line really before it.
+ * The one writer of an audit-log file (the caller holds its lock). Appends are queued and written in
+ * order by a single loop, so lines never interleave and each `prev` is the hash of the entry really
+ * before it.
  * Whatever is queued while a write is in flight goes out in the next write with one `fsync`
  * (group commit); every `append` resolves only after the `fsync` that covers its line.
  */
 export class AuditLogWriter {
   readonly path: string;
-  /** Stores sharing this writer; the file is closed when the last one closes. */
-  users = 0;
+  readonly #key: AuditKey | undefined;
   #pending: Pending[] = [];
-  #file: { handle: FileHandle; head: AuditLogHead } | undefined;
+  #file: { handle: FileHandle; head: AuditChainHead } | undefined;
   #draining: Promise<void> | undefined;
 
-  constructor(path: string) {
+  constructor(path: string, key: AuditKey | undefined) {
     this.path = path;
+    this.#key = key;
   }
 
   append(record: ToolInvocationRecord): Promise<void> {
@@ -59,7 +59,7 @@ export class AuditLogWriter {
       while (this.#pending.length > 0) {
         const batch = this.#pending.splice(0);
         try {
-          this.#file ??= await openAuditLog(this.path);
+          this.#file ??= await openAuditLog(this.path, this.#key);
           await this.#write(this.#file, batch);
         } catch (error) {
           // The file may end in a partial line: reopen (which cuts it off) on the next append.
@@ -77,31 +77,28 @@ export class AuditLogWriter {
     }
   }
 
-  async #write(file: { handle: FileHandle; head: AuditLogHead }, batch: Pending[]): Promise<void> {
-    let { seq, lastHash } = file.head;
+  async #write(file: { handle: FileHandle; head: AuditChainHead }, batch: Pending[]): Promise<void> {
+    let head = file.head;
     let text = '';
     const written: Pending[] = [];
     for (const p of batch) {
-      let line: string;
       try {
-        line = entryLine(seq + 1, lastHash, p.record);
+        const chained = chainAuditRecord(head, p.record, this.#key);
+        head = chained.head;
+        text += `${chained.line}\n`;
+        written.push(p);
       } catch (error) {
         p.reject(
           new AuditLogError('The audit record is not JSON-serialisable', { path: this.path, cause: error }),
         );
-        continue;
       }
-      seq += 1;
-      lastHash = lineHash(line);
-      text += `${line}\n`;
-      written.push(p);
     }
     batch.length = 0;
     batch.push(...written);
     if (text === '') return;
     await file.handle.appendFile(text);
     await file.handle.sync();
-    file.head = { seq, lastHash };
+    file.head = head;
     for (const p of written) p.resolve();
   }
 }

@@ -1,38 +1,61 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AuditLogError } from '../../core/index.ts';
-import type { AuditLogEntry } from './audit-log-entry.ts';
+import type { AuditKey, AuditLogEntry } from './audit-chain.ts';
+import { lockAuditLog } from './audit-log-lock.ts';
 import { AuditLogWriter } from './audit-log-writer.ts';
-import { filterRecords, type ToolInvocationStore } from './tool-invocation-store.ts';
+import {
+  filterRecords,
+  type ToolInvocationRecord,
+  type ToolInvocationStore,
+} from './tool-invocation-store.ts';
 
 /** Options of `fileAuditStore`. */
 export interface FileAuditStoreOptions {
   /** The JSON Lines file (created with its directory if missing). */
   path: string;
+  /**
+   * Chains entries with HMAC-SHA-256 under this key, so that an edited, removed, inserted or
+   * re-chained entry fails `verifyAuditLog(path, { key })`. Without it the chain is plain SHA-256:
+   * it catches careless edits, not someone who recomputes every hash. Keep the key out of the log's
+   * reach (a secret manager, an environment variable).
+   */
+  key?: AuditKey;
 }
 
-// One writer per file in this process, so two stores on one path still append one chain.
-const writers = new Map<string, AuditLogWriter>();
+/** A file audit store: its absolute path, besides the store methods. */
+export type FileAuditStore = ToolInvocationStore & { readonly path: string };
+
+function parseLines(text: string, path: string): AuditLogEntry[] {
+  const lines = text.split('\n');
+  lines.pop(); // '' after the last newline, or a line cut off by a crash
+  return lines.map((line, i) => {
+    try {
+      return JSON.parse(line) as AuditLogEntry;
+    } catch (cause) {
+      throw new AuditLogError(`Line ${i + 1} of audit log ${path} is corrupt`, { path, cause });
+    }
+  });
+}
 
 /**
- * An append-only audit trail in a JSON Lines file. Each line is one entry: `seq` (1, 2, …), `prev`
- * (the SHA-256 of the previous line; 64 zeros for the first) and the record. Appends are serialised
- * and `fsync`ed before they resolve. A last line cut off by a crash is dropped when the log is
- * reopened. Check a log with `verifyAuditLog(path)`. One process per file: other processes must not
- * write the same file.
- * @example new ToolRegistry({ audit: fileAuditStore({ path: 'audit.jsonl' }) })
+ * An append-only audit trail in a JSON Lines file, one writer per file. Each line is one entry
+ * (`chainAuditRecord`): `seq` (1, 2, …), `prev` (the previous entry's `hash`; 64 zeros for the
+ * first), the record, and `hash` (HMAC-SHA-256 under `key`, else SHA-256, of the entry). Appends are
+ * serialised and `fsync`ed before they resolve; a last line cut off by a crash is dropped when the
+ * log is reopened. Opening takes the lock file `<path>.lock` (this process's id): a second store on
+ * the same path, here or in another process, throws `AuditLogLockedError`; the lock of a dead
+ * process is taken over. `close()` releases it. Check a log with `verifyAuditLog(path, { key })`.
+ * @example new ToolRegistry({ audit: fileAuditStore({ path: 'audit.jsonl', key: process.env.AUDIT_KEY }) })
  */
-export function fileAuditStore(
-  options: FileAuditStoreOptions,
-): ToolInvocationStore & { readonly path: string } {
+export function fileAuditStore(options: FileAuditStoreOptions): FileAuditStore {
   const path = resolve(options.path);
-  const writer = writers.get(path) ?? new AuditLogWriter(path);
-  writers.set(path, writer);
-  writer.users += 1;
+  const lock = lockAuditLog(path);
+  const writer = new AuditLogWriter(path, options.key);
   let closed = false;
   return {
     path,
-    append: (record) =>
+    append: (record: ToolInvocationRecord) =>
       closed
         ? Promise.reject(new AuditLogError(`Audit store ${path} is closed`, { path }))
         : writer.append(record),
@@ -43,28 +66,18 @@ export function fileAuditStore(
         text = await readFile(path, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
+        throw new AuditLogError(`Could not read audit log ${path}`, { path, cause: error });
       }
-      const lines = text.split('\n');
-      lines.pop(); // '' after the last newline, or a line cut off by a crash
-      const entries = lines.map((line, i) => {
-        try {
-          return JSON.parse(line) as AuditLogEntry;
-        } catch (cause) {
-          throw new AuditLogError(`Line ${i + 1} of audit log ${path} is corrupt`, { path, cause });
-        }
-      });
-      return filterRecords(entries, query);
+      return filterRecords(parseLines(text, path), query);
     },
     async close() {
       if (closed) return;
       closed = true;
-      writer.users -= 1;
-      if (writer.users > 0) return writer.idle();
-      // Stay registered while closing: a store opened on this path meanwhile must share this writer
-      // (a second writer would read the head before the pending lines land and fork the chain).
-      await writer.close();
-      if (writer.users === 0 && writers.get(path) === writer) writers.delete(path);
+      try {
+        await writer.close();
+      } finally {
+        lock.release();
+      }
     },
   };
 }

@@ -1,13 +1,7 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AuditLogError } from '../../core/index.ts';
-import { GENESIS_HASH, lineHash } from './audit-hash.ts';
-
-/** Where an audit log's chain stands: the last entry's number and the hash of its line. */
-export interface AuditLogHead {
-  seq: number;
-  lastHash: string;
-}
+import { type AuditChainHead, type AuditKey, GENESIS_HEAD, verifyAuditEntry } from './audit-chain.ts';
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -31,33 +25,45 @@ async function readTail(handle: FileHandle, size: number): Promise<{ bytes: Buff
 /**
  * Finds the head of the chain. A last line without its newline is a write that a crash cut off
  * (its `append` never resolved): it is cut from the file, so appends continue after the last complete
- * entry. A complete last line that is not an entry is corruption: `AuditLogError`.
+ * entry. A complete last line that is not an entry of this chain (corrupt, or its hash does not
+ * match under `key`: the wrong key) is an `AuditLogError`, so no append forks a broken chain.
  */
-async function recoverHead(handle: FileHandle, path: string): Promise<AuditLogHead> {
+async function recoverHead(
+  handle: FileHandle,
+  path: string,
+  key: AuditKey | undefined,
+): Promise<AuditChainHead> {
   const { size } = await handle.stat();
-  if (size === 0) return { seq: 0, lastHash: GENESIS_HASH };
+  if (size === 0) return GENESIS_HEAD;
   const { bytes, start } = await readTail(handle, size);
   let end = bytes.length;
   if (bytes[end - 1] !== NEWLINE) {
     end = bytes.lastIndexOf(NEWLINE) + 1;
     await handle.truncate(start + end);
     await handle.sync();
-    if (start + end === 0) return { seq: 0, lastHash: GENESIS_HASH };
+    if (start + end === 0) return GENESIS_HEAD;
   }
   // (Buffer#lastIndexOf counts a negative offset from the end: guard the one-byte file.)
   const lineStart = end >= 2 ? bytes.lastIndexOf(NEWLINE, end - 2) + 1 : 0;
-  const line = bytes.subarray(lineStart, end - 1);
+  const line = bytes.subarray(lineStart, end - 1).toString('utf8');
   let entry: unknown;
   try {
-    entry = JSON.parse(line.toString('utf8'));
+    entry = JSON.parse(line);
   } catch (error) {
     throw new AuditLogError(`The last entry of audit log ${path} is corrupt`, { path, cause: error });
   }
   const seq: unknown = typeof entry === 'object' && entry !== null ? Reflect.get(entry, 'seq') : undefined;
-  if (!Number.isSafeInteger(seq) || typeof Reflect.get(entry as object, 'prev') !== 'string') {
+  const prev: unknown = typeof entry === 'object' && entry !== null ? Reflect.get(entry, 'prev') : undefined;
+  if (!Number.isSafeInteger(seq) || typeof prev !== 'string') {
     throw new AuditLogError(`The last entry of audit log ${path} has no seq/prev`, { path });
   }
-  return { seq: seq as number, lastHash: lineHash(line) };
+  const checked = verifyAuditEntry(line, { seq: (seq as number) - 1, hash: prev }, key);
+  if (!checked.ok) {
+    throw new AuditLogError(`The last entry of audit log ${path} does not verify: ${checked.reason}`, {
+      path,
+    });
+  }
+  return checked.head;
 }
 
 async function syncDirectory(dir: string): Promise<void> {
@@ -73,12 +79,15 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** Opens (creating if needed, with its directory) an audit log for appending and finds its head. */
-export async function openAuditLog(path: string): Promise<{ handle: FileHandle; head: AuditLogHead }> {
+export async function openAuditLog(
+  path: string,
+  key: AuditKey | undefined,
+): Promise<{ handle: FileHandle; head: AuditChainHead }> {
   await mkdir(dirname(path), { recursive: true });
   // Owner-only: the log holds raw tool arguments and results.
   const handle = await open(path, 'a+', 0o600);
   try {
-    const head = await recoverHead(handle, path);
+    const head = await recoverHead(handle, path, key);
     if (head.seq === 0) await syncDirectory(dirname(path));
     return { handle, head };
   } catch (error) {

@@ -1,7 +1,22 @@
 import type { ToolOutcomeStatus } from '../tool-outcome.ts';
 
-/** One audited tool call. */
-export interface ToolInvocationRecord {
+/**
+ * Written, and durable, just before a tool's `execute` runs: a crash during `execute` leaves this
+ * record without its outcome. It never holds arguments.
+ */
+export interface ToolCallStartedRecord {
+  type: 'started';
+  /** When `execute` was about to run (ISO 8601). */
+  time: string;
+  toolCallId: string;
+  tool: string;
+  /** `actor.id` of the caller, when there was an actor. */
+  actorId?: string;
+}
+
+/** How a call ended: written for every call, after its `started` record when `execute` ran. */
+export interface ToolCallOutcomeRecord {
+  type: 'outcome';
   /** When the call arrived (ISO 8601). */
   time: string;
   toolCallId: string;
@@ -12,14 +27,18 @@ export interface ToolInvocationRecord {
   status: ToolOutcomeStatus;
   durationMs: number;
   /**
-   * What the tool's `persist` returned for a successful call; without `persist`, `{ arguments, result }`
-   * as they were (a result over `maxResultBytes` as its capped text). Failed calls keep
-   * `{ arguments }` when the arguments were valid and the tool has no `persist`.
+   * What the tool's `persist` returned for a successful call (nothing when it returned `null`);
+   * without `persist`, `{ arguments, result }` as they were (a result over `maxResultBytes` as its
+   * capped text). Failed calls keep `{ arguments }` when the arguments were valid and the tool has no
+   * `persist`.
    */
   data?: unknown;
   /** Why the call failed (the message the application sees). */
   error?: string;
 }
+
+/** One audit record: two per call that reached `execute` (`started`, then `outcome`), else one. */
+export type ToolInvocationRecord = ToolCallStartedRecord | ToolCallOutcomeRecord;
 
 /** Which records `list` returns. */
 export interface AuditQuery {
@@ -31,14 +50,16 @@ export interface AuditQuery {
 
 /**
  * Where a `ToolRegistry` writes its audit trail: `memoryAuditStore()`, `fileAuditStore({ path })`, or
- * a distributed store. `append` resolves only once the record is durable; the registry returns no
- * outcome before that.
+ * a database store. `append` resolves only once the record is durable (the registry runs no
+ * `execute` before its `started` record resolved, and returns no outcome before its `outcome`
+ * record resolved) and rejects with an `AuditLogError` otherwise; records keep their append order.
+ * Chained stores build each entry with `chainAuditRecord`.
  */
 export interface ToolInvocationStore {
   append(record: ToolInvocationRecord): Promise<void>;
   /** Records in the order they were appended. */
   list(query?: AuditQuery): Promise<ToolInvocationRecord[]>;
-  /** Releases files or connections. */
+  /** Releases files, locks or connections. */
   close?(): Promise<void>;
 }
 

@@ -1,15 +1,17 @@
 import { createReadStream } from 'node:fs';
-import { GENESIS_HASH, lineHash } from './audit-hash.ts';
+import { type AuditChainHead, type AuditKey, GENESIS_HEAD, verifyAuditEntry } from './audit-chain.ts';
 
 /** The result of `verifyAuditLog`. */
 export interface AuditLogVerification {
-  /** Every complete line is a well-formed entry in an unbroken chain (and `expectedLastHash` matched). */
+  /** Every line is a complete, well-formed entry of an unbroken chain (and `expectedLastHash` matched). */
   ok: boolean;
-  /** Complete, verified entries before the first bad line (all of them when `ok`). */
+  /** Complete, verified entries before the first problem (all of them when `ok`). */
   entries: number;
-  /** The hash of the last verified line: store it elsewhere to detect a rewritten or shortened log. */
+  /** The `seq` of the last good entry (0 when none): what can be trusted is entries 1 to `lastSeq`. */
+  lastSeq: number;
+  /** The `hash` of the last good entry: keep it elsewhere to detect later removal of whole entries. */
   lastHash: string;
-  /** The file ends in a line without its newline (a write cut off by a crash); it is not counted. */
+  /** The file ends in a line without its newline (a write cut off by a crash, or a cut file). */
   truncatedTail: boolean;
   /** 1-based number of the first bad line. */
   badLine?: number;
@@ -17,69 +19,59 @@ export interface AuditLogVerification {
   reason?: string;
 }
 
-const STATUSES = new Set([
-  'ok',
-  'not_found',
-  'invalid_arguments',
-  'permission_denied',
-  'rate_limited',
-  'timeout',
-  'error',
-]);
+/** Options of `verifyAuditLog`. */
+export interface VerifyAuditLogOptions {
+  /** The key the log was written with: hashes are then checked as HMAC-SHA-256 under it. */
+  key?: AuditKey;
+  /** A `lastHash` kept elsewhere: catches a log whose last entries were removed. */
+  expectedLastHash?: string;
+}
 
-function problem(line: Buffer, seq: number, prev: string): string | undefined {
-  let entry: unknown;
-  try {
-    entry = JSON.parse(line.toString('utf8'));
-  } catch {
-    return 'not valid JSON';
-  }
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'not a JSON object';
-  const e = entry as Record<string, unknown>;
-  if (e.seq !== seq)
-    return `seq is ${JSON.stringify(e.seq)}, expected ${seq} (an entry was removed or inserted)`;
-  if (e.prev !== prev)
-    return `prev does not match the hash of line ${seq - 1} (an earlier line was changed or removed)`;
-  if (typeof e.time !== 'string' || typeof e.tool !== 'string' || typeof e.toolCallId !== 'string') {
-    return 'time, tool or toolCallId missing';
-  }
-  if (typeof e.status !== 'string' || !STATUSES.has(e.status))
-    return `unknown status ${JSON.stringify(e.status)}`;
-  return undefined;
+function result(
+  head: AuditChainHead,
+  truncatedTail: boolean,
+  extra: Partial<AuditLogVerification>,
+): AuditLogVerification {
+  return { ok: false, entries: head.seq, lastSeq: head.seq, lastHash: head.hash, truncatedTail, ...extra };
 }
 
 /**
- * Checks a file audit log line by line: each line is a JSON entry whose `seq` counts up from 1 and
- * whose `prev` is the SHA-256 of the previous line's bytes. A last line without its newline (a crash
- * mid-write) is reported as `truncatedTail` and does not make the log bad. Reads the file as a
+ * Checks a file audit log entry by entry (`verifyAuditEntry`): `seq` counts up from 1, each `prev`
+ * is the `hash` of the entry before, and each `hash` is recomputed — as HMAC-SHA-256 under `key`
+ * when given, which detects an edited, removed, inserted or re-chained entry. Without the key it is
+ * a SHA-256 chain: it detects careless edits, not someone who recomputes every hash. A last line
+ * without its newline makes the log not ok (`truncatedTail`), with `lastSeq` the last good entry.
+ * Removing whole entries from the end is seen only through `expectedLastHash`. Reads the file as a
  * stream; throws only when it cannot be read.
- * @param options.expectedLastHash a hash kept elsewhere: catches a log rewritten or cut short
- * @example const { ok, entries, badLine, reason } = await verifyAuditLog('audit.jsonl');
+ * @example const { ok, lastSeq, badLine, reason } = await verifyAuditLog('audit.jsonl', { key });
  */
 export async function verifyAuditLog(
   path: string,
-  options: { expectedLastHash?: string } = {},
+  options: VerifyAuditLogOptions = {},
 ): Promise<AuditLogVerification> {
-  let entries = 0;
-  let lastHash = GENESIS_HASH;
+  let head = GENESIS_HEAD;
   let rest = Buffer.alloc(0);
   for await (const chunk of createReadStream(path)) {
     let data = rest.length > 0 ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
     let newline = data.indexOf(0x0a);
     while (newline !== -1) {
-      const line = data.subarray(0, newline);
-      const reason = problem(line, entries + 1, lastHash);
-      if (reason) return { ok: false, entries, lastHash, truncatedTail: false, badLine: entries + 1, reason };
-      entries += 1;
-      lastHash = lineHash(line);
+      const checked = verifyAuditEntry(data.subarray(0, newline).toString('utf8'), head, options.key);
+      if (!checked.ok) return result(head, false, { badLine: head.seq + 1, reason: checked.reason });
+      head = checked.head;
       data = data.subarray(newline + 1);
       newline = data.indexOf(0x0a);
     }
     rest = Buffer.from(data);
   }
-  const truncatedTail = rest.length > 0;
-  if (options.expectedLastHash !== undefined && options.expectedLastHash !== lastHash) {
-    return { ok: false, entries, lastHash, truncatedTail, reason: 'the last hash is not the expected one' };
+  if (rest.length > 0) {
+    return result(head, true, {
+      badLine: head.seq + 1,
+      reason: `the log ends in an incomplete entry after seq ${head.seq} (a write cut off, or the file was cut)`,
+    });
   }
-  return { ok: true, entries, lastHash, truncatedTail };
+  if (options.expectedLastHash !== undefined && options.expectedLastHash !== head.hash)
+    return result(head, false, {
+      reason: 'the last hash is not the expected one (entries were removed or rewritten)',
+    });
+  return { ok: true, entries: head.seq, lastSeq: head.seq, lastHash: head.hash, truncatedTail: false };
 }

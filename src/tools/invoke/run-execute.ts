@@ -1,6 +1,6 @@
 import { isObservable, type Subscription } from 'rxjs';
-import { TimeoutError } from '../core/index.ts';
-import type { ToolContext, ToolExecuteResult } from './tool.ts';
+import { TimeoutError } from '../../core/index.ts';
+import type { ToolContext, ToolExecuteResult } from '../tool.ts';
 
 /** How a run of `execute` ended. */
 export type ExecutionResult =

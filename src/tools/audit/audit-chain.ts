@@ -1,0 +1,113 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { TOOL_OUTCOME_STATUSES } from '../tool-outcome.ts';
+import type { ToolInvocationRecord } from './tool-invocation-store.ts';
+
+/** The key of an HMAC-SHA-256 audit chain (keep it away from the log: who has it can re-chain). */
+export type AuditKey = string | Uint8Array;
+
+/** Where a chain stands: the last entry's number (0 when empty) and its `hash`. */
+export interface AuditChainHead {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** The head of an empty chain: the first entry's `prev` is 64 zeros. */
+export const GENESIS_HEAD: AuditChainHead = Object.freeze({ seq: 0, hash: '0'.repeat(64) });
+
+/** One chained entry: the record, its 1-based `seq`, the `hash` of the entry before, its own `hash`. */
+export type AuditLogEntry = ToolInvocationRecord & { seq: number; prev: string; hash: string };
+
+/** An entry ready to store: its text (one line, no newline) and the chain's new head. */
+export interface ChainedAuditRecord {
+  line: string;
+  entry: AuditLogEntry;
+  head: AuditChainHead;
+}
+
+const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/;
+const RESERVED = ['seq', 'prev', 'hash'] as const;
+const STATUSES = new Set<string>(TOOL_OUTCOME_STATUSES);
+
+/** HMAC-SHA-256 of `body` under `key`, or its SHA-256 without one (hex). */
+function digest(body: string, key: AuditKey | undefined): string {
+  return (key === undefined ? createHash('sha256') : createHmac('sha256', key)).update(body).digest('hex');
+}
+
+/**
+ * Chains one record after `prev`, purely (stores do the I/O): the entry is
+ * `{"seq":n,"prev":<prev.hash>,…record,"hash":h}` where `h` is the HMAC-SHA-256 under `key` (or the
+ * SHA-256 without one) of that same JSON text without its `hash` member — byte for byte the line's
+ * text up to `,"hash"`, plus `}`. Throws a `TypeError` when the record is not JSON or uses a
+ * reserved key (`seq`, `prev`, `hash`).
+ * @example const { line, head } = chainAuditRecord(GENESIS_HEAD, record, key);
+ */
+export function chainAuditRecord(
+  prev: AuditChainHead,
+  record: ToolInvocationRecord,
+  key?: AuditKey,
+): ChainedAuditRecord {
+  for (const name of RESERVED)
+    if (Object.hasOwn(record, name)) throw new TypeError(`an audit record may not have a ${name} field`);
+  const seq = prev.seq + 1;
+  const body = JSON.stringify({ seq, prev: prev.hash, ...record });
+  if (typeof body !== 'string') throw new TypeError('the audit record is not a JSON object');
+  const hash = digest(body, key);
+  const line = `${body.slice(0, -1)},"hash":"${hash}"}`;
+  return { line, entry: JSON.parse(line) as AuditLogEntry, head: { seq, hash } };
+}
+
+function sameHex(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+function shapeProblem(e: Record<string, unknown>): string | undefined {
+  if (typeof e.time !== 'string' || typeof e.tool !== 'string' || typeof e.toolCallId !== 'string')
+    return 'time, tool or toolCallId missing';
+  if (e.type === 'started') return undefined;
+  if (e.type !== 'outcome') return `unknown record type ${JSON.stringify(e.type)}`;
+  if (typeof e.status !== 'string' || !STATUSES.has(e.status))
+    return `unknown status ${JSON.stringify(e.status)}`;
+  return undefined;
+}
+
+/**
+ * Checks one stored entry against the head before it: well-formed, `seq` one more, `prev` equal to
+ * the head's hash, and its `hash` recomputed from its own text (under `key` when given). Returns the
+ * new head, or why the entry fails.
+ */
+export function verifyAuditEntry(
+  line: string,
+  prev: AuditChainHead,
+  key?: AuditKey,
+): { ok: true; entry: AuditLogEntry; head: AuditChainHead } | { ok: false; reason: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return { ok: false, reason: 'not valid JSON' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { ok: false, reason: 'not a JSON object' };
+  const e = parsed as Record<string, unknown>;
+  const seq = prev.seq + 1;
+  if (e.seq !== seq)
+    return {
+      ok: false,
+      reason: `seq is ${JSON.stringify(e.seq)}, expected ${seq} (an entry was removed or inserted)`,
+    };
+  if (e.prev !== prev.hash)
+    return {
+      ok: false,
+      reason: `prev is not the hash of entry ${seq - 1} (an entry was changed, removed or inserted)`,
+    };
+  const suffix = HASH_SUFFIX.exec(line);
+  if (!suffix?.[1] || e.hash !== suffix[1]) return { ok: false, reason: 'no hash at the end of the entry' };
+  if (!sameHex(digest(`${line.slice(0, suffix.index)}}`, key), suffix[1]))
+    return {
+      ok: false,
+      reason: `the hash does not match the entry${key === undefined ? '' : ' under this key'} (it was changed or re-chained)`,
+    };
+  const shape = shapeProblem(e);
+  if (shape) return { ok: false, reason: shape };
+  return { ok: true, entry: e as unknown as AuditLogEntry, head: { seq, hash: suffix[1] } };
+}

@@ -1,0 +1,52 @@
+import { ToolExecutionError } from '../../core/index.ts';
+import { cancelledCall } from './check-cancelled.ts';
+import { resultText } from './model-content.ts';
+import type { InvokeEnvironment } from './invoke-environment.ts';
+import { runExecute } from './run-execute.ts';
+import type { SettledCall } from './settled-call.ts';
+import { settledBase, type ValidCall } from './valid-call.ts';
+
+/**
+ * Runs the tool's `execute` (its timeout, the caller's signal, progress) and settles the call from
+ * how it ended. The model sees a failure's own message only for a `ToolExecutionError`; other
+ * errors may hold internals and are shown as a generic failure.
+ */
+export async function executeCall(env: InvokeEnvironment, valid: ValidCall): Promise<SettledCall> {
+  const { tool, options } = valid;
+  const base = settledBase(valid);
+  const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
+  const ended = await runExecute((context) => tool.execute(valid.invocation.arguments as never, context), {
+    signal: options.signal,
+    timeoutMs,
+    context: { actor: options.actor, toolCallId: valid.call.id },
+    onProgress: options.onProgress,
+  });
+  switch (ended.type) {
+    case 'value':
+      try {
+        return { ...base, status: 'ok', result: ended.value, text: resultText(ended.value) };
+      } catch (cause) {
+        return {
+          ...base,
+          status: 'error',
+          error: { message: `The result of ${tool.name} is not JSON`, cause },
+        };
+      }
+    case 'failed': {
+      const { error } = ended;
+      const message = error instanceof Error ? error.message : String(error);
+      const modelMessage = ToolExecutionError.is(error) ? error.message : `Tool ${tool.name} failed`;
+      return { ...base, status: 'error', error: { message, cause: error }, modelMessage };
+    }
+    case 'timeout':
+      return {
+        ...base,
+        status: 'timeout',
+        error: { message: `Tool ${tool.name} did not finish within ${timeoutMs} ms` },
+      };
+    case 'cancelled':
+      return cancelledCall(valid);
+    default:
+      return ended satisfies never;
+  }
+}

@@ -1,0 +1,37 @@
+import { outcomeRecord } from '../audit/outcome-record.ts';
+import { capText } from '../cap-text.ts';
+import type { InvokeOptions } from '../invoke-options.ts';
+import type { ToolOutcome } from '../tool-outcome.ts';
+import { filterContent } from './filter-content.ts';
+import type { InvokeEnvironment } from './invoke-environment.ts';
+import { modelContent } from './model-content.ts';
+import type { SettledCall } from './settled-call.ts';
+
+/**
+ * The last steps of a call: the model's text (`modelContent`), the content filter, the cap at
+ * `maxResultBytes`, the `outcome` audit record (durable before the outcome is returned: a store
+ * failure rejects, no result is used unaudited), then the `ToolOutcome`.
+ */
+export async function settleOutcome(
+  env: InvokeEnvironment,
+  options: InvokeOptions,
+  call: SettledCall,
+  started: { time: string; at: number },
+): Promise<ToolOutcome> {
+  const { settled, text } = await filterContent(env, options, call, modelContent(call));
+  const capped = capText(text, env.maxResultBytes);
+  const durationMs = Math.round((performance.now() - started.at) * 100) / 100;
+  const timing = { time: started.time, durationMs };
+  if (env.audit) await env.audit.append(outcomeRecord(settled, options.actor, timing, env.maxResultBytes));
+  const { status, error } = settled;
+  return {
+    status,
+    toolCallId: settled.call.id,
+    name: settled.tool?.name ?? settled.call.name,
+    ...(status === 'ok' ? { result: settled.result } : {}),
+    ...(error ? { error } : {}),
+    content: capped.text,
+    ...(capped.truncated ? { truncated: true } : {}),
+    durationMs,
+  };
+}
