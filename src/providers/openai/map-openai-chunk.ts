@@ -6,7 +6,7 @@ import {
   type Usage,
 } from '../../core/index.ts';
 import type { SSEMessage } from '../../operators/index.ts';
-import { type ChunkMapper, NO_EVENTS, parseEventJson } from '../shared/index.ts';
+import { type ChunkMapper, NO_EVENTS, parseEventJson, type ToolNameCodec } from '../shared/index.ts';
 import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-openai-finish.ts';
 import { openAIStreamError, openAIStreamErrorOf } from './openai-stream-error.ts';
 import {
@@ -31,12 +31,15 @@ export interface OpenAIChunkState {
   sawToolCalls: boolean;
   /** Refusal text (`delta.refusal`), kept on the message metadata. */
   refusal: string;
+  /** Decodes wire tool names back to the caller's (names the wire refused were encoded). */
+  readonly toolNames: ToolNameCodec | undefined;
 }
 
 /** A fresh state for one stream. */
-export function createOpenAIChunkState(provider: string): OpenAIChunkState {
+export function createOpenAIChunkState(provider: string, toolNames?: ToolNameCodec): OpenAIChunkState {
   return {
     provider,
+    toolNames,
     seen: false,
     done: false,
     responseId: undefined,
@@ -119,7 +122,7 @@ function pushToolCalls(
       argumentsDelta: fn?.arguments ?? '',
     };
     if (call.id) delta.id = call.id;
-    if (fn?.name) delta.name = fn.name;
+    if (fn?.name) delta.name = state.toolNames ? state.toolNames.decode(fn.name) : fn.name;
     state.sawToolCalls = true;
     out = push(out, delta);
   }
@@ -174,9 +177,10 @@ export function parseOpenAIMessage(message: SSEMessage, provider: string): OpenA
  * The `ChunkMapper` of one OpenAI-format stream (after `decodeSSE()`): {@link parseOpenAIMessage},
  * {@link mapOpenAIChunk} and {@link endOpenAIStream} over a fresh state.
  * @param provider names the provider in errors
+ * @param toolNames the request's tool-name codec: tool names are decoded with it
  */
-export function openAIChunkMapper(provider: string): ChunkMapper<SSEMessage> {
-  const state = createOpenAIChunkState(provider);
+export function openAIChunkMapper(provider: string, toolNames?: ToolNameCodec): ChunkMapper<SSEMessage> {
+  const state = createOpenAIChunkState(provider, toolNames);
   return {
     map(message) {
       const item = parseOpenAIMessage(message, provider);

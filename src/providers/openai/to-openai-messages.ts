@@ -1,4 +1,5 @@
 import { type ContentPart, type Message, textOf } from '../../core/index.ts';
+import { base64Of, type ToolNameCodec, urlOf } from '../shared/index.ts';
 
 /** One message in OpenAI's Chat Completions format. */
 export type OpenAIMessage =
@@ -29,9 +30,11 @@ const AUDIO_FORMATS: Readonly<Record<string, 'wav' | 'mp3'>> = {
   'audio/mpeg': 'mp3',
 };
 
-/** `data` as a data URL; data that already is one is kept. */
-const dataURL = (data: string, mediaType: string): string =>
-  data.startsWith('data:') ? data : `data:${mediaType};base64,${data}`;
+/** `data` (bytes or base64) as a data URL; data that already is one is kept. */
+function dataURL(data: string | Uint8Array, mediaType: string): string {
+  const base64 = base64Of(data);
+  return base64.startsWith('data:') ? base64 : `data:${mediaType};base64,${base64}`;
+}
 
 /**
  * One content part in OpenAI's format: text; an image by URL or as a base64 data URL (media type
@@ -45,17 +48,18 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
     case 'image':
       return {
         type: 'image_url',
-        image_url: { url: part.url ?? dataURL(part.data ?? '', part.mediaType ?? 'image/png') },
+        image_url: { url: urlOf(part.url) ?? dataURL(part.data ?? '', part.mediaType ?? 'image/png') },
       };
     case 'file': {
       const format = AUDIO_FORMATS[part.mediaType];
-      if (format !== undefined && !part.data.startsWith('data:')) {
-        return { type: 'input_audio', input_audio: { data: part.data, format } };
+      const data = base64Of(part.data);
+      if (format !== undefined && !data.startsWith('data:')) {
+        return { type: 'input_audio', input_audio: { data, format } };
       }
       return {
         type: 'file',
         file: {
-          file_data: dataURL(part.data, part.mediaType),
+          file_data: dataURL(data, part.mediaType),
           ...(part.filename === undefined ? {} : { filename: part.filename }),
         },
       };
@@ -69,9 +73,11 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
 /**
  * One message in OpenAI's format. Assistant tool calls carry their arguments as JSON text (and
  * `content: null` when the assistant said nothing); a tool message answers its `tool_call_id`.
- * System, assistant and tool content is sent as text.
+ * System, assistant and tool content is sent as text (a tool message's `isError` has no field on
+ * this wire: the content says what failed). Tool names go through `toolNames` (names the wire
+ * refuses are encoded).
  */
-export function toOpenAIMessage(message: Message): OpenAIMessage {
+export function toOpenAIMessage(message: Message, toolNames?: ToolNameCodec): OpenAIMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: textOf(message.content) };
@@ -91,7 +97,12 @@ export function toOpenAIMessage(message: Message): OpenAIMessage {
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: 'function',
-          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          function: {
+            name: toolNames ? toolNames.encode(call.name) : call.name,
+            // A broken call goes back as `{}`: servers may refuse invalid JSON here, and the tool
+            // message that answers it says what was wrong.
+            arguments: JSON.stringify(call.arguments),
+          },
         })),
       };
     }

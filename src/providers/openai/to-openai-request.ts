@@ -1,5 +1,7 @@
 import type { ChatRequest, ToolChoice } from '../../core/index.ts';
 import { user } from '../../core/index.ts';
+import { requestToolNames, type ToolNameCodec } from '../shared/index.ts';
+import { openAIResponseFormat } from './openai-response-format.ts';
 import { type OpenAIMessage, toOpenAIMessage } from './to-openai-messages.ts';
 
 /** How the request body is shaped for one server. */
@@ -12,8 +14,12 @@ export interface OpenAIRequestOptions {
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   /** Ask for the usage chunk (`stream_options.include_usage`). */
   includeUsage: boolean;
-  /** Extra body fields (the request's provider options without rxagent's own switches). */
+  /** Extra body fields: the request's `providerOptions` entry of this model's provider key. */
   wire?: Record<string, unknown>;
+  /** The request's tool-name codec, shared with the stream mapper. @default requestToolNames(request) */
+  toolNames?: ToolNameCodec;
+  /** Names the provider in errors. @default 'openai' */
+  provider?: string;
 }
 
 /** A Chat Completions request body. */
@@ -23,24 +29,33 @@ export interface OpenAIRequestBody extends Record<string, unknown> {
   stream: true;
 }
 
-function toolChoice(choice: ToolChoice): unknown {
-  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+function toolChoice(choice: ToolChoice, toolNames: ToolNameCodec): unknown {
+  return typeof choice === 'string'
+    ? choice
+    : { type: 'function', function: { name: toolNames.encode(choice.name) } };
 }
 
-function responseFormat(format: NonNullable<ChatRequest['responseFormat']>): unknown {
-  if (format.schema === undefined) return { type: 'json_object' };
-  return {
-    type: 'json_schema',
-    json_schema: { name: format.name ?? 'response', schema: format.schema, strict: true },
-  };
+/** Sampling fields, each only when set; `topK` has no Chat Completions field and is not sent. */
+function sampling(request: ChatRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (request.temperature !== undefined) out.temperature = request.temperature;
+  if (request.topP !== undefined) out.top_p = request.topP;
+  if (request.seed !== undefined) out.seed = request.seed;
+  if (request.frequencyPenalty !== undefined) out.frequency_penalty = request.frequencyPenalty;
+  if (request.presencePenalty !== undefined) out.presence_penalty = request.presencePenalty;
+  if (request.stop !== undefined && request.stop.length > 0) out.stop = [...request.stop];
+  return out;
 }
 
 /**
  * The Chat Completions body for `request` (pure). `system` comes first as a system message; a
- * string `messages` is one user message; tools become `function` tools; `toolChoice: { name }`
- * forces that function; `responseFormat` becomes `json_object`, or `json_schema` (strict) with a
- * schema. Provider options are spread over the body last, so they can set any field, except
- * `stream: true`, which the decoder needs.
+ * string `messages` is one user message; tools become `function` tools (names the wire refuses
+ * encoded by `toolNames`); `toolChoice` is sent only with tools (the API refuses it alone), and
+ * `{ name }` forces that function; `responseFormat` becomes `json_object`, or `json_schema` with
+ * a schema (a Standard Schema converted; `strict` when strict mode accepts the schema).
+ * `temperature`, `topP`, `seed`, `frequencyPenalty`, `presencePenalty`, `stop` map to their
+ * fields; `topK` has none and is ignored. Provider options are spread over the body last, so
+ * they can set any field, except `stream: true`, which the decoder needs.
  * @example toOpenAIRequest({ messages: 'Hi' }, 'gpt-4o-mini', { maxTokensField: 'max_completion_tokens', includeUsage: true })
  */
 export function toOpenAIRequest(
@@ -48,32 +63,38 @@ export function toOpenAIRequest(
   modelId: string,
   options: OpenAIRequestOptions,
 ): OpenAIRequestBody {
+  const toolNames = options.toolNames ?? requestToolNames(request);
   const messages: OpenAIMessage[] = [];
   if (request.system !== undefined && request.system !== '') {
     messages.push({ role: 'system', content: request.system });
   }
   if (typeof request.messages === 'string') messages.push(toOpenAIMessage(user(request.messages)));
-  else for (const message of request.messages) messages.push(toOpenAIMessage(message));
+  else for (const message of request.messages) messages.push(toOpenAIMessage(message, toolNames));
 
-  const tools = request.tools;
+  const tools = request.tools ?? [];
   return {
     model: modelId,
     messages,
-    ...(tools && tools.length > 0
+    ...(tools.length > 0
       ? {
           tools: tools.map((tool) => ({
             type: 'function',
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+            function: {
+              name: toolNames.encode(tool.name),
+              description: tool.description,
+              parameters: tool.parameters,
+            },
           })),
         }
       : {}),
-    ...(request.toolChoice === undefined ? {} : { tool_choice: toolChoice(request.toolChoice) }),
+    ...(request.toolChoice === undefined || tools.length === 0
+      ? {}
+      : { tool_choice: toolChoice(request.toolChoice, toolNames) }),
     ...(request.responseFormat === undefined
       ? {}
-      : { response_format: responseFormat(request.responseFormat) }),
-    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      : { response_format: openAIResponseFormat(request.responseFormat, options.provider ?? 'openai') }),
+    ...sampling(request),
     ...(request.maxOutputTokens === undefined ? {} : { [options.maxTokensField]: request.maxOutputTokens }),
-    ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop: request.stop }),
     ...(options.includeUsage ? { stream_options: { include_usage: true } } : {}),
     ...options.wire,
     stream: true,

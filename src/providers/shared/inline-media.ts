@@ -7,25 +7,46 @@ export function sniffImageType(base64: string): string {
 }
 
 const DATA_URL = /^data:([^;,]*)(?:;[^,]*)?,/;
+// Below the engines' argument-count limit for String.fromCharCode(...chunk).
+const CHUNK = 0x8000;
 
 /**
- * The base64 bytes and media type of a part given inline: `data` (plain base64 or a `data:` URL)
- * or a `data:` URL in `url`. The media type is the part's own, else the data URL's, else sniffed
- * from the bytes. `undefined` when the part is a remote URL.
+ * Base64 text of a part's `data`: bytes are encoded, a string is taken to be base64 already.
+ * @example base64Of(new Uint8Array([104, 105])) // → 'aGk='
+ */
+export function base64Of(data: string | Uint8Array): string {
+  if (typeof data === 'string') return data;
+  let binary = '';
+  for (let i = 0; i < data.length; i += CHUNK) {
+    binary += String.fromCharCode(...data.subarray(i, i + CHUNK));
+  }
+  return btoa(binary);
+}
+
+/** A part's `url` as text (`URL` objects by their `href`), or `undefined`. */
+export function urlOf(url: string | URL | undefined): string | undefined {
+  return url === undefined ? undefined : typeof url === 'string' ? url : url.href;
+}
+
+/**
+ * The base64 bytes and media type of a part given inline: `data` (bytes, plain base64 or a
+ * `data:` URL) or a `data:` URL in `url`. The media type is the part's own, else the data URL's,
+ * else sniffed from the bytes. `undefined` when the part is a remote URL.
  * @example inlineMedia({ url: 'data:image/png;base64,iVBOR…' }) // → { data: 'iVBOR…', mediaType: 'image/png' }
  */
 export function inlineMedia(part: {
-  readonly data?: string;
-  readonly url?: string;
-  readonly mediaType?: string;
+  readonly data?: string | Uint8Array | undefined;
+  readonly url?: string | URL | undefined;
+  readonly mediaType?: string | undefined;
 }): { data: string; mediaType: string } | undefined {
-  const source = part.data ?? part.url;
+  const data = part.data === undefined ? undefined : base64Of(part.data);
+  const source = data ?? urlOf(part.url);
   if (source === undefined) return undefined;
   const match = DATA_URL.exec(source);
   if (match) {
-    const data = source.slice(match[0].length);
-    return { data, mediaType: part.mediaType || match[1] || sniffImageType(data) };
+    const inline = source.slice(match[0].length);
+    return { data: inline, mediaType: part.mediaType || match[1] || sniffImageType(inline) };
   }
-  if (part.data === undefined) return undefined;
-  return { data: part.data, mediaType: part.mediaType || sniffImageType(part.data) };
+  if (data === undefined) return undefined;
+  return { data, mediaType: part.mediaType || sniffImageType(data) };
 }

@@ -144,10 +144,11 @@ describe('toOpenAIRequest', () => {
       max_completion_tokens: 100,
     });
     expect(body).not.toHaveProperty('max_tokens');
+    const tools = [{ name: 'get_weather', description: 'Weather.', parameters }];
     for (const choice of ['auto', 'none', 'required'] as const) {
-      expect(toOpenAIRequest({ messages: 'hi', toolChoice: choice }, 'm', wireOptions).tool_choice).toBe(
-        choice,
-      );
+      expect(
+        toOpenAIRequest({ messages: 'hi', tools, toolChoice: choice }, 'm', wireOptions).tool_choice,
+      ).toBe(choice);
     }
   });
 
@@ -168,7 +169,12 @@ describe('toOpenAIRequest', () => {
   });
 
   it('JSON response formats: json_object, and strict json_schema with a name', () => {
-    const schema = { type: 'object', properties: { a: { type: 'number' } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'number' } },
+      required: ['a'],
+      additionalProperties: false,
+    };
     expect(
       toOpenAIRequest({ messages: 'hi', responseFormat: { type: 'json' } }, 'm', wireOptions).response_format,
     ).toEqual({
