@@ -1,3 +1,4 @@
+import { defer, switchMap } from 'rxjs';
 import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
@@ -8,13 +9,14 @@ import {
   splitProviderOptions,
   trimSlash,
 } from '../shared/index.ts';
-import { type AwsCredentialsInput, resolveAwsCredentials, resolveAwsRegion } from './aws-credentials.ts';
+import { type AwsCredentialsInput, awsCredentialsProvider, resolveAwsRegion } from './aws-credentials.ts';
 import { bedrockCapabilities } from './bedrock-capabilities.ts';
 import { createBedrockMapper } from './bedrock-chunk-mapper.ts';
 import { parseBedrockErrorBody } from './bedrock-error-body.ts';
 import { bedrockPriceOf } from './bedrock-prices.ts';
 import { buildConverseRequest } from './bedrock-request.ts';
 import { decodeEventStream, type EventStreamEvent } from './decode-event-stream.ts';
+import { loadAwsModules } from './load-aws-modules.ts';
 import { sigV4Hook } from './sign-request.ts';
 
 /** Options of {@link bedrock}. */
@@ -23,7 +25,8 @@ export interface BedrockOptions extends ProviderOptions {
   region?: string;
   /**
    * SigV4 credentials, or a function returning them (called per request, so it may refresh).
-   * @default AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN
+   * @default AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, else the AWS SDK's
+   * default chain (profiles, SSO, instance roles …) when `@aws-sdk/credential-providers` is installed
    */
   credentials?: AwsCredentialsInput;
   /**
@@ -43,9 +46,10 @@ export interface BedrockOptions extends ProviderOptions {
 
 /**
  * A chat model on Amazon Bedrock's Converse API (`POST {baseURL}/model/{modelId}/converse-stream`),
- * SigV4-signed; the binary AWS event stream is decoded with `@smithy/eventstream-codec`. Region
- * and credentials are resolved per request, so a missing one errors the stream (`missing_region`,
- * `missing_credentials`) rather than the factory.
+ * SigV4-signed; the binary AWS event stream is decoded with `@smithy/eventstream-codec`. The AWS
+ * packages are optional peer dependencies, imported when a stream is subscribed (an
+ * `InvalidRequestError` naming them when missing). Region and credentials are resolved per request,
+ * so a missing one errors the stream with an `InvalidRequestError` rather than the factory.
  * @param modelId a model or inference-profile id (or ARN), e.g. `'us.anthropic.claude-sonnet-4-20250514-v1:0'`.
  * @example
  * const model = bedrock('amazon.nova-lite-v1:0', { region: 'us-east-1' });
@@ -72,7 +76,7 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
       ? {
           beforeRequest: sigV4Hook({
             region,
-            credentials: () => resolveAwsCredentials(options.credentials),
+            credentials: awsCredentialsProvider(options.credentials),
             ...(options.now ? { now: options.now } : {}),
           }),
         }
@@ -89,17 +93,22 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
     capabilities: { ...bedrockCapabilities(modelId), ...options.capabilities },
     stream(request, call) {
       const { wire } = splitProviderOptions(request.providerOptions);
-      return providerStream<EventStreamEvent>({
-        provider: 'bedrock',
-        model: modelId,
-        price,
-        client,
-        http: () => http(buildConverseRequest(request, wire, options.additionalModelRequestFields)),
-        decode: decodeEventStream(),
-        createMapper: createBedrockMapper,
-        options,
-        call,
-      });
+      // The AWS packages are optional peers: imported at subscribe time, before anything is sent.
+      return defer(loadAwsModules).pipe(
+        switchMap((aws) =>
+          providerStream<EventStreamEvent>({
+            provider: 'bedrock',
+            model: modelId,
+            price,
+            client,
+            http: () => http(buildConverseRequest(request, wire, options.additionalModelRequestFields)),
+            decode: decodeEventStream(aws),
+            createMapper: createBedrockMapper,
+            options,
+            call,
+          }),
+        ),
+      );
     },
   });
 }

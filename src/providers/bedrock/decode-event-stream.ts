@@ -1,7 +1,7 @@
-import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { EventStreamCodec, MessageHeaders } from '@smithy/eventstream-codec';
 import { Observable, type OperatorFunction } from 'rxjs';
 import { IncompleteStreamError, StreamParseError } from '../../core/index.ts';
+import type { AwsModules } from './load-aws-modules.ts';
 
 /** One decoded AWS event-stream message. */
 export interface EventStreamEvent {
@@ -25,12 +25,15 @@ const MAX_FRAME = 16 * 1024 * 1024 + MIN_FRAME;
  * Errors: a bad length (e.g. an HTML page) or a failed CRC → `StreamParseError` (raw: the start of
  * the bytes as text); a payload that is not JSON → `StreamParseError` (raw: the payload); a body
  * that ends inside a frame → `IncompleteStreamError`.
- * @example httpStream(req).pipe(decodeEventStream())
+ * @param aws the loaded AWS packages (`loadAwsModules()`): the codec and its UTF-8 functions.
+ * @example bytes$.pipe(decodeEventStream(await loadAwsModules()))
  */
-export function decodeEventStream(): OperatorFunction<Uint8Array, EventStreamEvent> {
+export function decodeEventStream(
+  aws: Pick<AwsModules, 'EventStreamCodec' | 'toUtf8' | 'fromUtf8'>,
+): OperatorFunction<Uint8Array, EventStreamEvent> {
   return (source) =>
     new Observable<EventStreamEvent>((subscriber) => {
-      const codec = new EventStreamCodec(toUtf8, fromUtf8);
+      const codec = new aws.EventStreamCodec(aws.toUtf8, aws.fromUtf8);
       let chunks: Uint8Array[] = [];
       let buffered = 0;
 
@@ -72,7 +75,7 @@ export function decodeEventStream(): OperatorFunction<Uint8Array, EventStreamEve
             );
           }
           if (buffered < length) return;
-          subscriber.next(decodeFrame(codec, take(length)));
+          subscriber.next(decodeFrame(codec, aws.toUtf8, take(length)));
         }
       };
 
@@ -100,7 +103,11 @@ export function decodeEventStream(): OperatorFunction<Uint8Array, EventStreamEve
     });
 }
 
-function decodeFrame(codec: EventStreamCodec, frame: Uint8Array): EventStreamEvent {
+function decodeFrame(
+  codec: EventStreamCodec,
+  toUtf8: AwsModules['toUtf8'],
+  frame: Uint8Array,
+): EventStreamEvent {
   let headers: MessageHeaders;
   let body: Uint8Array;
   try {

@@ -1,8 +1,8 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import type { BeforeRequestHook } from 'ky';
 import { RxAgentError } from '../../core/index.ts';
 import type { AwsCredentials } from './aws-credentials.ts';
+import { loadAwsModules } from './load-aws-modules.ts';
 
 /** A request as the signer sees it: every header it will be sent with, and its exact body. */
 export interface SignableRequest {
@@ -25,7 +25,7 @@ export interface SigV4SignerConfig {
 
 /**
  * A function that signs the request with AWS Signature V4 (`@smithy/signature-v4`
- * with SHA-256 from `@aws-crypto/sha256-js`): it adds `x-amz-date`, `x-amz-content-sha256`,
+ * with SHA-256 from `@aws-crypto/sha256-js`, both imported on first use): it adds `x-amz-date`, `x-amz-content-sha256`,
  * `x-amz-security-token` (with session credentials) and `authorization`, signing `host`,
  * `content-type` and every header given. Failures (e.g. a credentials function that throws) become
  * an `RxAgentError` coded `signing_failed` (not retried), unless already typed.
@@ -34,13 +34,18 @@ export interface SigV4SignerConfig {
 export function sigV4Signer(
   config: SigV4SignerConfig,
 ): (request: SignableRequest) => Promise<Record<string, string>> {
-  const signer = new SignatureV4({
-    service: config.service ?? 'bedrock',
-    region: config.region,
-    credentials: config.credentials,
-    sha256: Sha256,
-  });
+  let signer: SignatureV4 | undefined;
   return async (request) => {
+    if (signer === undefined) {
+      // The AWS packages are optional peers, imported on first use (a typed error when missing).
+      const aws = await loadAwsModules();
+      signer = new aws.SignatureV4({
+        service: config.service ?? 'bedrock',
+        region: config.region,
+        credentials: config.credentials,
+        sha256: aws.Sha256,
+      });
+    }
     const url = new URL(request.url);
     const query: Record<string, string> = {};
     url.searchParams.forEach((value, key) => {

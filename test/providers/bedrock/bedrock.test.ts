@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
   IncompleteStreamError,
+  InvalidRequestError,
   RateLimitError,
-  RxAgentError,
   StreamParseError,
 } from '../../../src/index.ts';
 import { type BedrockOptions, bedrock } from '../../../src/providers/bedrock/index.ts';
@@ -32,6 +32,13 @@ const ENV = [
   'AWS_REGION',
   'AWS_DEFAULT_REGION',
   'AWS_BEARER_TOKEN_BEDROCK',
+  'AWS_PROFILE',
+  'AWS_SHARED_CREDENTIALS_FILE',
+  'AWS_CONFIG_FILE',
+  'AWS_EC2_METADATA_DISABLED',
+  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  'AWS_WEB_IDENTITY_TOKEN_FILE',
 ];
 
 describe('bedrock()', () => {
@@ -42,6 +49,10 @@ describe('bedrock()', () => {
       saved.set(name, process.env[name]);
       delete process.env[name];
     }
+    // The default credential chain finds nothing: no shared files, no instance metadata (no network).
+    process.env.AWS_SHARED_CREDENTIALS_FILE = '/nonexistent/rxagent/credentials';
+    process.env.AWS_CONFIG_FILE = '/nonexistent/rxagent/config';
+    process.env.AWS_EC2_METADATA_DISABLED = 'true';
   });
   afterEach(() => {
     for (const [name, value] of saved) {
@@ -167,12 +178,13 @@ describe('bedrock()', () => {
     const noRegion = await bedrock(MODEL, { baseURL: server.url, credentials: creds })
       .complete({ messages: 'x' })
       .catch((e: unknown) => e);
-    expect(noRegion).toMatchObject({ code: 'missing_region' });
+    expect(InvalidRequestError.is(noRegion)).toBe(true);
+    expect(noRegion).toMatchObject({ option: 'region', environmentVariable: 'AWS_REGION' });
     const noCreds = await bedrock(MODEL, { baseURL: server.url, region: 'us-east-1' })
       .complete({ messages: 'x' })
       .catch((e: unknown) => e);
-    expect(RxAgentError.is(noCreds)).toBe(true);
-    expect(noCreds).toMatchObject({ code: 'missing_credentials' });
+    expect(InvalidRequestError.is(noCreds)).toBe(true);
+    expect(noCreds).toMatchObject({ option: 'credentials', environmentVariable: 'AWS_ACCESS_KEY_ID' });
     const failing = await model({
       credentials: () => {
         throw new Error('sso session expired');

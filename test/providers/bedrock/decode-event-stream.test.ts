@@ -6,12 +6,14 @@ import {
   decodeEventStream,
   type EventStreamEvent,
 } from '../../../src/providers/bedrock/decode-event-stream.ts';
+import { loadAwsModules } from '../../../src/providers/bedrock/load-aws-modules.ts';
 import { settle } from '../../support/settle.ts';
 import { splitAt } from '../../support/split.ts';
 import { concatBytes, errorFrame, frame } from './event-stream.ts';
 
+const aws = await loadAwsModules();
 const decode = (chunks: readonly Uint8Array[]) =>
-  lastValueFrom(from(chunks).pipe(decodeEventStream(), toArray()));
+  lastValueFrom(from(chunks).pipe(decodeEventStream(aws), toArray()));
 const failure = (chunks: readonly Uint8Array[]) =>
   decode(chunks).then(
     () => {
@@ -70,7 +72,7 @@ describe('decodeEventStream', () => {
 
   it('errors with StreamParseError (raw payload) when a payload is not JSON, after the good events', async () => {
     const bad = frame('event', 'contentBlockDelta', undefined, '{"delta": nope}');
-    const { events, error } = await settle(from([frames[0] as Uint8Array, bad]).pipe(decodeEventStream()));
+    const { events, error } = await settle(from([frames[0] as Uint8Array, bad]).pipe(decodeEventStream(aws)));
     expect(events).toHaveLength(1);
     expect(StreamParseError.is(error)).toBe(true);
     expect((error as StreamParseError).raw).toBe('{"delta": nope}');
@@ -100,7 +102,7 @@ describe('decodeEventStream', () => {
   it('unsubscribes from the source when the consumer unsubscribes', () => {
     const source = new Subject<Uint8Array>();
     const seen: EventStreamEvent[] = [];
-    const subscription = source.pipe(decodeEventStream()).subscribe((e) => seen.push(e));
+    const subscription = source.pipe(decodeEventStream(aws)).subscribe((e) => seen.push(e));
     source.next(frames[0] as Uint8Array);
     subscription.unsubscribe();
     expect(source.observed).toBe(false);
