@@ -24,14 +24,29 @@ function advertised(parameters: Readonly<JsonSchemaObject>): StandardSchemaWithJ
   };
 }
 
-/** A progress value from a tool as the `message` of a progress notification. */
-function progressMessage(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return undefined;
+/**
+ * A progress value from a tool as a progress notification's fields: `{ progress, total?, message? }`
+ * is taken as it is; anything else counts one step (`step`) with the value as its message.
+ */
+function progressFields(
+  value: unknown,
+  step: number,
+): { progress: number; total?: number; message?: string } {
+  if (typeof value === 'object' && value !== null && typeof Reflect.get(value, 'progress') === 'number') {
+    const total: unknown = Reflect.get(value, 'total');
+    const message: unknown = Reflect.get(value, 'message');
+    return {
+      progress: Reflect.get(value, 'progress') as number,
+      ...(typeof total === 'number' ? { total } : {}),
+      ...(typeof message === 'string' ? { message } : {}),
+    };
+  }
+  if (typeof value === 'string') return { progress: step, message: value };
   try {
-    return JSON.stringify(value);
+    const message = JSON.stringify(value);
+    return message === undefined ? { progress: step } : { progress: step, message };
   } catch {
-    return undefined;
+    return { progress: step };
   }
 }
 
@@ -68,12 +83,7 @@ export function addRegistryTools(
           events$.pipe(
             tap((event) => {
               if (event.type !== 'progress' || progressToken === undefined) return;
-              const message = progressMessage(event.value);
-              const params = {
-                progressToken,
-                progress: ++step,
-                ...(message !== undefined ? { message } : {}),
-              };
+              const params = { progressToken, ...progressFields(event.value, ++step) };
               sent = sent
                 .then(() => ctx.mcpReq.notify({ method: 'notifications/progress', params }))
                 .catch(() => undefined);
