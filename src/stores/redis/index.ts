@@ -1,5 +1,15 @@
 export type { RedisConnectionOptions } from './redis-connection.ts';
 export {
+  type RedisRateLimiter,
+  type RedisRateLimiterOptions,
+  redisRateLimiter,
+} from './redis-rate-limiter.ts';
+export {
+  type RedisResponseCache,
+  type RedisResponseCacheOptions,
+  redisResponseCache,
+} from './redis-response-cache.ts';
+export {
   type RedisSessionStore,
   type RedisSessionStoreOptions,
   redisSessionStore,
