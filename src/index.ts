@@ -1,4 +1,6 @@
 export * from './agent/index.ts';
+// The agent's ApprovalRequest (step, session) is the public one; the registry's is its subset.
+export type { ApprovalRequest } from './agent/index.ts';
 export * from './core/index.ts';
 export * from './models/index.ts';
 export * from './operators/index.ts';

@@ -152,6 +152,40 @@ describe('the agent loop against openai() and a scripted server', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('malformed JSON arguments, then a corrected call', async () => {
+    const server = await servers.start([
+      {
+        chunks: openaiFrames({
+          toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Os' }],
+        }),
+      },
+      {
+        chunks: openaiFrames({
+          toolCalls: [{ id: 'call_2', name: 'get_weather', arguments: '{"city":"Oslo"}' }],
+        }),
+      },
+      { chunks: openaiFrames({ text: ['18 °C.'] }) },
+    ]);
+    const agent = new Agent({ model: modelAt(server.url), tools: [weatherTool()] });
+    const events = await lastValueFrom(agent.run('Oslo?').pipe(toArray()));
+    expect(trace(events).filter((entry) => entry.startsWith('result'))).toEqual([
+      'result:call_1:invalid_arguments',
+      'result:call_2:ok',
+    ]);
+    const second = messagesSent(server)[1] as {
+      role: string;
+      content: string | null;
+      tool_calls?: unknown;
+    }[];
+    // The broken call goes back (with the provider's `{}` for the arguments), answered by its result.
+    expect(second.at(-2)).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_1', function: { name: 'get_weather', arguments: '{}' } }],
+    });
+    expect(JSON.parse(second.at(-1)?.content ?? '')).toMatchObject({ error: 'invalid_arguments' });
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('a mid-stream drop restarts the step: the same request again, finished tools not redone', async () => {
     const server = await servers.start([
       {
