@@ -5,6 +5,8 @@ export interface AnthropicModelInfo {
   capabilities: ModelCapabilities;
   /** The model's largest `max_tokens`, the default when a request names none. */
   maxOutputTokens: number;
+  /** Prompt plus output tokens the model takes: 200,000 for Claude 2.1 and later, 100,000 before. */
+  contextWindow: number;
   /** Whether the id names a Claude family and version rxagent recognises. */
   knownModel: boolean;
 }
@@ -42,6 +44,7 @@ export function anthropicModelInfo(modelId: string): AnthropicModelInfo {
     return {
       capabilities: { streaming: true, tools: !legacy, vision: !legacy, json: !legacy, reasoning: !legacy },
       maxOutputTokens: 4_096,
+      contextWindow: legacy && !/claude-2\.1/i.test(modelId) ? 100_000 : 200_000,
       knownModel: legacy,
     };
   }
@@ -54,6 +57,7 @@ export function anthropicModelInfo(modelId: string): AnthropicModelInfo {
       reasoning: parsed.version >= 3.7,
     },
     maxOutputTokens: maxOutputOf(parsed.family, parsed.version),
+    contextWindow: 200_000,
     knownModel: true,
   };
 }

@@ -1,3 +1,4 @@
+import type { ToolNameCodec } from '../shared/index.ts';
 import type { AnthropicThinkingBlock } from './anthropic-metadata.ts';
 
 /** One open content block. */
@@ -29,12 +30,17 @@ export interface AnthropicStreamState {
   model: string | undefined;
   /** The synthetic tool whose input is the JSON reply (`responseFormat: json`), if any. */
   jsonTool: string | undefined;
+  /** Decodes wire tool names back to the caller's. */
+  toolNames: ToolNameCodec | undefined;
   started: boolean;
   finished: boolean;
 }
 
 /** Fresh state for one attempt. */
-export function createAnthropicStreamState(jsonTool?: string): AnthropicStreamState {
+export function createAnthropicStreamState(
+  jsonTool?: string,
+  toolNames?: ToolNameCodec,
+): AnthropicStreamState {
   return {
     blocks: [],
     toolCount: 0,
@@ -48,6 +54,7 @@ export function createAnthropicStreamState(jsonTool?: string): AnthropicStreamSt
     responseId: undefined,
     model: undefined,
     jsonTool,
+    toolNames,
     started: false,
     finished: false,
   };

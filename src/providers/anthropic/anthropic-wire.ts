@@ -3,15 +3,27 @@
  * Stream types are lenient: every field optional, unknown fields and events ignored.
  */
 
+/** A prompt-cache breakpoint on a block. */
+export interface AnthropicCacheControl {
+  cache_control?: { type: 'ephemeral' };
+}
+
 /** A content block of a request message. */
-export type AnthropicContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image'; source: AnthropicSource }
-  | { type: 'document'; source: AnthropicSource; title?: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicContentBlock[] }
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string };
+export type AnthropicContentBlock = AnthropicCacheControl &
+  (
+    | { type: 'text'; text: string }
+    | { type: 'image'; source: AnthropicSource }
+    | { type: 'document'; source: AnthropicSource; title?: string }
+    | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+    | {
+        type: 'tool_result';
+        tool_use_id: string;
+        content: string | AnthropicContentBlock[];
+        is_error?: true;
+      }
+    | { type: 'thinking'; thinking: string; signature: string }
+    | { type: 'redacted_thinking'; data: string }
+  );
 
 /** Where an image or document comes from. */
 export type AnthropicSource =
@@ -35,10 +47,12 @@ export interface AnthropicRequestBody {
   max_tokens: number;
   messages: AnthropicMessage[];
   stream: true;
-  system?: string;
+  system?: string | ({ type: 'text'; text: string } & AnthropicCacheControl)[];
   tools?: { name: string; description: string; input_schema: Record<string, unknown> }[];
   tool_choice?: AnthropicToolChoice;
   temperature?: number;
+  top_p?: number;
+  top_k?: number;
   stop_sequences?: string[];
   thinking?: { type: 'enabled'; budget_tokens: number };
   [key: string]: unknown;

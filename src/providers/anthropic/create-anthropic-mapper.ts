@@ -1,6 +1,6 @@
 import { IncompleteStreamError, type ProviderEvent } from '../../core/index.ts';
 import type { SSEMessage } from '../../operators/index.ts';
-import { type ChunkMapper, NO_EVENTS, parseEventJson } from '../shared/index.ts';
+import { type ChunkMapper, NO_EVENTS, parseEventJson, type ToolNameCodec } from '../shared/index.ts';
 import { createAnthropicStreamState } from './anthropic-stream-state.ts';
 import type { AnthropicStreamEvent } from './anthropic-wire.ts';
 import { mapAnthropicEvent } from './map-anthropic-event.ts';
@@ -10,9 +10,10 @@ import { mapAnthropicEvent } from './map-anthropic-event.ts';
  * `StreamParseError` with the raw text), maps it with {@link mapAnthropicEvent}, and at the end of
  * the body requires `message_stop` (else `IncompleteStreamError`).
  * @param jsonTool the synthetic tool that carries a JSON reply, when `responseFormat` asked for one
+ * @param toolNames the request's tool-name codec: streamed tool names are decoded with it
  */
-export function createAnthropicMapper(jsonTool?: string): ChunkMapper<SSEMessage> {
-  const state = createAnthropicStreamState(jsonTool);
+export function createAnthropicMapper(jsonTool?: string, toolNames?: ToolNameCodec): ChunkMapper<SSEMessage> {
+  const state = createAnthropicStreamState(jsonTool, toolNames);
   return {
     map(message: SSEMessage): readonly ProviderEvent[] {
       const raw = message.data;

@@ -109,7 +109,9 @@ function startBlock(event: AnthropicStreamEvent, state: AnthropicStreamState): r
           type: 'tool-call-delta',
           index: block.ordinal,
           ...(content.id ? { id: content.id } : {}),
-          ...(content.name ? { name: content.name } : {}),
+          ...(content.name
+            ? { name: state.toolNames ? state.toolNames.decode(content.name) : content.name }
+            : {}),
           argumentsDelta: '',
         },
       ];

@@ -1,22 +1,25 @@
 import { type ContentPart, RxAgentError } from '../../core/index.ts';
-import { inlineMedia } from '../shared/index.ts';
+import { base64Of, inlineMedia, urlOf } from '../shared/index.ts';
 import type { AnthropicContentBlock, AnthropicSource } from './anthropic-wire.ts';
 
 function imageSource(part: Extract<ContentPart, { type: 'image' }>): AnthropicSource {
   const inline = inlineMedia(part);
   if (inline) return { type: 'base64', media_type: inline.mediaType, data: inline.data };
-  if (part.url !== undefined) return { type: 'url', url: part.url };
+  const url = urlOf(part.url);
+  if (url !== undefined) return { type: 'url', url };
   throw new RxAgentError('anthropic: an image part needs a url or data', 'unsupported_content');
 }
 
 function documentBlock(part: Extract<ContentPart, { type: 'file' }>): AnthropicContentBlock {
-  const data = inlineMedia(part)?.data ?? part.data;
+  const data = inlineMedia(part)?.data ?? base64Of(part.data);
   const title = part.filename === undefined ? {} : { title: part.filename };
   if (part.mediaType === 'application/pdf') {
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data }, ...title };
   }
   if (part.mediaType === 'text/plain') {
-    const text = new TextDecoder().decode(Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
+    const bytes =
+      part.data instanceof Uint8Array ? part.data : Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const text = new TextDecoder().decode(bytes);
     return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...title };
   }
   throw new RxAgentError(

@@ -1,5 +1,6 @@
-import type { ChatRequest, ToolChoice } from '../../core/index.ts';
-import { user } from '../../core/index.ts';
+import { type ChatRequest, InvalidRequestError, type ToolChoice, user } from '../../core/index.ts';
+import { requestToolNames, responseJsonSchema, type ToolNameCodec } from '../shared/index.ts';
+import { anthropicMaxTokens, estimatePromptTokens } from './anthropic-max-tokens.ts';
 import type { AnthropicRequestBody, AnthropicToolChoice } from './anthropic-wire.ts';
 import { toAnthropicMessages } from './to-anthropic-messages.ts';
 
@@ -14,10 +15,14 @@ export interface AnthropicRequestSettings {
   maxOutputTokens: number;
   /** The model's output limit, when known: the thinking budget is not added beyond it. */
   modelMaxOutputTokens?: number | undefined;
-  /** The model option; `providerOptions.thinking` (`{ budgetTokens }` or `false`) overrides it. */
+  /** The model's context window, when known: a default `max_tokens` keeps prompt + output inside it. */
+  contextWindow?: number | undefined;
+  /** The model option; `providerOptions.anthropic.thinking` (`{ budgetTokens }` or `false`) overrides it. */
   thinking?: AnthropicThinking | false | undefined;
-  /** `providerOptions` without rxagent's own switches: spread over the body last. */
+  /** `providerOptions.anthropic`: spread over the body last (`thinking` read as above). */
   wire?: Record<string, unknown>;
+  /** The request's tool-name codec, shared with the stream mapper. @default requestToolNames(request) */
+  toolNames?: ToolNameCodec;
 }
 
 /** The synthetic tool whose input is the reply when `responseFormat` asks for JSON. */
@@ -26,8 +31,8 @@ export const ANTHROPIC_JSON_TOOL = 'json';
 const isThinking = (value: unknown): value is AnthropicThinking =>
   typeof value === 'object' && value !== null && typeof Reflect.get(value, 'budgetTokens') === 'number';
 
-function toolChoiceOf(choice: ToolChoice): AnthropicToolChoice {
-  if (typeof choice === 'object') return { type: 'tool', name: choice.name };
+function toolChoiceOf(choice: ToolChoice, toolNames: ToolNameCodec): AnthropicToolChoice {
+  if (typeof choice === 'object') return { type: 'tool', name: toolNames.encode(choice.name) };
   switch (choice) {
     case 'auto':
       return { type: 'auto' };
@@ -40,16 +45,35 @@ function toolChoiceOf(choice: ToolChoice): AnthropicToolChoice {
   }
 }
 
+/** `topP`, `topK`: while thinking the API takes no `top_k` and `top_p` only from 0.95 up. */
+function sampling(request: ChatRequest, thinking: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (request.temperature !== undefined && !thinking) out.temperature = request.temperature;
+  if (request.topP !== undefined && (!thinking || request.topP >= 0.95)) out.top_p = request.topP;
+  if (request.topK !== undefined && !thinking) out.top_k = request.topK;
+  if (request.stop !== undefined && request.stop.length > 0) out.stop_sequences = [...request.stop];
+  return out;
+}
+
 /**
  * The Messages API body for a request (pure).
  *
- * - `max_tokens` is always sent: `request.maxOutputTokens`, else the settings' default; with
- *   thinking on, the budget is added on top (as the AI SDK does), up to the model's output limit. `temperature` is left out while thinking, which the API does not combine with it.
- * - `system` joins `request.system` and every system message with blank lines.
+ * - `max_tokens` is always sent (see `anthropicMaxTokens`): `request.maxOutputTokens`, else the
+ *   settings' default cut to what the context window leaves after the prompt; with thinking on,
+ *   the budget is added on top (as the AI SDK does), and always stays below `max_tokens`.
+ * - Sampling: `temperature`, `topP` → `top_p`, `topK` → `top_k`, `stop` → `stop_sequences`;
+ *   while thinking, `temperature` and `top_k` are left out and `top_p` below 0.95 too (the API
+ *   refuses them then). `seed` and the penalties have no field and are ignored.
+ * - Thinking with a forced tool (`toolChoice: 'required'` or `{ name }`) is an
+ *   `InvalidRequestError`: the API refuses the combination, and dropping the force would change
+ *   what the request means.
+ * - `system` joins `request.system` and every system message with blank lines (text blocks when
+ *   a system message carries `cache: true`, the breakpoint on its block).
+ * - Tool names the wire refuses are encoded (`toolNames`), in tools, `tool_choice` and history.
  * - `responseFormat: { type: 'json' }` adds a tool named `json` whose `input_schema` is the schema
- *   (any object without one) and forces it (`auto` while thinking, which refuses forced tools);
- *   the stream mapper turns that tool's input into the reply text.
- * - `providerOptions` are spread over the body last, so any wire field can be set or overridden.
+ *   (a Standard Schema converted; any object without one) and forces it (`auto` while thinking,
+ *   which refuses forced tools); the stream mapper turns that tool's input into the reply text.
+ * - `providerOptions.anthropic` is spread over the body last, so any wire field can be set.
  * @example toAnthropicRequest('claude-sonnet-4-5', { messages: 'Hi' }, { maxOutputTokens: 1024 })
  */
 export function toAnthropicRequest(
@@ -62,49 +86,64 @@ export function toAnthropicRequest(
   const wire = ownThinking ? rest : (settings.wire ?? {});
   const thinkingSetting = ownThinking ? requestThinking : settings.thinking;
   const thinking = thinkingSetting === false ? undefined : thinkingSetting;
+  const toolNames = settings.toolNames ?? requestToolNames(request);
 
   const messages = typeof request.messages === 'string' ? [user(request.messages)] : request.messages;
-  const conversation = toAnthropicMessages(messages, thinking !== undefined);
-  const system = [request.system ?? '', ...conversation.system].filter((text) => text !== '').join('\n\n');
-
-  const replyTokens = request.maxOutputTokens ?? settings.maxOutputTokens;
-  let maxTokens = replyTokens;
-  if (thinking !== undefined) {
-    const cap = settings.modelMaxOutputTokens ?? Number.POSITIVE_INFINITY;
-    maxTokens = Math.max(replyTokens, Math.min(replyTokens + thinking.budgetTokens, cap));
-  }
+  const conversation = toAnthropicMessages(messages, thinking !== undefined, toolNames);
+  const systemParts = [{ text: request.system ?? '', cache: false }, ...conversation.system].filter(
+    (part) => part.text !== '',
+  );
+  const system = systemParts.some((part) => part.cache)
+    ? systemParts.map((part) => ({
+        type: 'text' as const,
+        text: part.text,
+        ...(part.cache ? { cache_control: { type: 'ephemeral' as const } } : {}),
+      }))
+    : systemParts.map((part) => part.text).join('\n\n');
 
   const tools = (request.tools ?? []).map((tool) => ({
-    name: tool.name,
+    name: toolNames.encode(tool.name),
     description: tool.description,
     input_schema: tool.parameters,
   }));
-  let toolChoice = request.toolChoice === undefined ? undefined : toolChoiceOf(request.toolChoice);
+  let toolChoice = request.toolChoice === undefined ? undefined : toolChoiceOf(request.toolChoice, toolNames);
+  if (
+    thinking !== undefined &&
+    tools.length > 0 &&
+    (toolChoice?.type === 'any' || toolChoice?.type === 'tool')
+  ) {
+    throw new InvalidRequestError(
+      'anthropic: extended thinking cannot be combined with a forced tool (toolChoice "required" or { name }); use toolChoice "auto" or turn thinking off',
+      { provider: 'anthropic', option: 'toolChoice' },
+    );
+  }
   if (request.responseFormat?.type === 'json') {
     tools.push({
       name: ANTHROPIC_JSON_TOOL,
       description: 'Reply with a JSON value matching this schema. Use this tool for your final answer.',
-      input_schema: (request.responseFormat.schema as Record<string, unknown> | undefined) ?? {
-        type: 'object',
-      },
+      input_schema: responseJsonSchema(request.responseFormat, 'anthropic') ?? { type: 'object' },
     });
     toolChoice = thinking === undefined ? { type: 'tool', name: ANTHROPIC_JSON_TOOL } : { type: 'auto' };
   }
 
+  const { maxTokens, budgetTokens } = anthropicMaxTokens({
+    requested: request.maxOutputTokens,
+    defaultTokens: settings.maxOutputTokens,
+    modelMaxOutputTokens: settings.modelMaxOutputTokens,
+    contextWindow: settings.contextWindow,
+    promptTokens: estimatePromptTokens([system, conversation.messages, tools]),
+    budgetTokens: thinking?.budgetTokens,
+  });
+
   return {
     model: modelId,
     max_tokens: maxTokens,
-    ...(system === '' ? {} : { system }),
+    ...(system.length === 0 ? {} : { system }),
     messages: conversation.messages,
     ...(tools.length === 0 ? {} : { tools }),
     ...(toolChoice === undefined || tools.length === 0 ? {} : { tool_choice: toolChoice }),
-    ...(request.temperature === undefined || thinking !== undefined
-      ? {}
-      : { temperature: request.temperature }),
-    ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop_sequences: request.stop }),
-    ...(thinking === undefined
-      ? {}
-      : { thinking: { type: 'enabled', budget_tokens: thinking.budgetTokens } }),
+    ...sampling(request, thinking !== undefined),
+    ...(budgetTokens === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: budgetTokens } }),
     ...wire,
     // Last: the decoder needs a stream, whatever the provider options say.
     stream: true,
