@@ -1,4 +1,10 @@
 export {
+  type AuditTableVerification,
+  type PostgresAuditStore,
+  type PostgresAuditStoreOptions,
+  postgresAuditStore,
+} from './postgres-audit-store.ts';
+export {
   type PostgresSessionStore,
   type PostgresSessionStoreOptions,
   postgresSessionStore,

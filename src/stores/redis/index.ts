@@ -1,3 +1,9 @@
+export {
+  type AuditStreamVerification,
+  type RedisAuditStore,
+  type RedisAuditStoreOptions,
+  redisAuditStore,
+} from './redis-audit-store.ts';
 export type { RedisConnectionOptions } from './redis-connection.ts';
 export {
   type RedisRateLimiter,

@@ -1,0 +1,163 @@
+import pg from 'pg';
+import { AuditLogError } from '../../core/index.ts';
+import {
+  type AuditChainHead,
+  type AuditKey,
+  chainAuditRecord,
+  GENESIS_HEAD,
+  verifyAuditEntry,
+} from '../../tools/audit/audit-chain.ts';
+import {
+  filterRecords,
+  type ToolInvocationRecord,
+  type ToolInvocationStore,
+} from '../../tools/audit/tool-invocation-store.ts';
+import { postgresTables } from './postgres-schema.ts';
+
+/** Options of `postgresAuditStore`. */
+export type PostgresAuditStoreOptions = (
+  { connectionString: string; pool?: never } | { pool: pg.Pool; connectionString?: never }
+) & {
+  /** The audit table. @default 'rxagent_audit' */
+  table?: string;
+  /** HMAC-SHA-256 key of the chain (keep it away from the database: who has it can re-chain). */
+  key?: AuditKey;
+};
+
+/** The result of `PostgresAuditStore.verify`. */
+export interface AuditTableVerification {
+  ok: boolean;
+  entries: number;
+  lastSeq: number;
+  lastHash: string;
+  reason?: string;
+}
+
+/** A `ToolInvocationStore` on a PostgreSQL table, with a check of its whole chain. */
+export interface PostgresAuditStore extends ToolInvocationStore {
+  /** Creates the table if missing (also done on first use). */
+  migrate(): Promise<void>;
+  /** Re-checks every entry's `seq`, `prev` and hash (under the store's key). */
+  verify(): Promise<AuditTableVerification>;
+  close(): Promise<void>;
+}
+
+function recordOf(line: string): ToolInvocationRecord {
+  const {
+    seq: _seq,
+    prev: _prev,
+    hash: _hash,
+    ...record
+  } = JSON.parse(line) as ToolInvocationRecord & {
+    seq: number;
+    prev: string;
+    hash: string;
+  };
+  return record as ToolInvocationRecord;
+}
+
+/**
+ * The audit trail in a PostgreSQL table, one HMAC chain for every app server: each append takes a
+ * transaction-scoped advisory lock on the table, reads the last entry, chains the record on it
+ * (`chainAuditRecord`) and inserts it; `seq` is the primary key, so the chain cannot fork.
+ * @example new ToolRegistry({ audit: postgresAuditStore({ connectionString, key: process.env.AUDIT_KEY }) })
+ */
+export function postgresAuditStore(options: PostgresAuditStoreOptions): PostgresAuditStore {
+  const { sessions: table } = postgresTables(options.table ?? 'rxagent_audit');
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
+  if (!options.pool) pool.on('error', () => undefined);
+  let ready: Promise<void> | undefined;
+
+  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      client.off('error', ignore);
+      client.release();
+      return result;
+    } catch (error) {
+      const broken = await client.query('ROLLBACK').then(
+        () => undefined,
+        (rollbackError: unknown) => rollbackError,
+      );
+      client.off('error', ignore);
+      client.release(broken instanceof Error ? broken : undefined);
+      throw error;
+    }
+  }
+
+  const migrate = () =>
+    transaction(async (client) => {
+      await client.query(`CREATE TABLE IF NOT EXISTS ${table} (
+        seq bigint PRIMARY KEY,
+        hash text NOT NULL,
+        tool text NOT NULL,
+        actor_id text,
+        entry text NOT NULL
+      )`);
+    });
+
+  function prepared(): Promise<void> {
+    ready ??= migrate().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  }
+
+  async function lines(): Promise<string[]> {
+    await prepared();
+    const { rows } = await pool.query<{ entry: string }>(`SELECT entry FROM ${table} ORDER BY seq`);
+    return rows.map((row) => row.entry);
+  }
+
+  return {
+    append: async (record) => {
+      try {
+        await prepared();
+        await transaction(async (client) => {
+          const { rows } = await client.query<{ seq: string; hash: string }>(
+            `SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1`,
+          );
+          const last = rows[0];
+          const prev: AuditChainHead = last ? { seq: Number(last.seq), hash: last.hash } : GENESIS_HEAD;
+          const { line, head } = chainAuditRecord(prev, record, options.key);
+          await client.query(
+            `INSERT INTO ${table} (seq, hash, tool, actor_id, entry) VALUES ($1, $2, $3, $4, $5)`,
+            [head.seq, head.hash, record.tool, record.actorId ?? null, line],
+          );
+        });
+      } catch (cause) {
+        throw new AuditLogError(`The audit record could not be added to the PostgreSQL table ${table}`, {
+          cause,
+        });
+      }
+    },
+    list: async (query) => filterRecords((await lines()).map(recordOf), query),
+    verify: async () => {
+      let current = GENESIS_HEAD;
+      for (const line of await lines()) {
+        const checked = verifyAuditEntry(line, current, options.key);
+        if (!checked.ok)
+          return {
+            ok: false,
+            entries: current.seq,
+            lastSeq: current.seq,
+            lastHash: current.hash,
+            reason: checked.reason,
+          };
+        current = checked.head;
+      }
+      return { ok: true, entries: current.seq, lastSeq: current.seq, lastHash: current.hash };
+    },
+    migrate,
+    close: async () => {
+      if (!options.pool) await pool.end();
+    },
+  };
+}
