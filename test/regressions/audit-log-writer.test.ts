@@ -2,9 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AuditLogLockedError } from '../../src/core/index.ts';
 import { fileAuditStore, type ToolInvocationRecord, verifyAuditLog } from '../../src/tools/index.ts';
 
 const record = (i: number): ToolInvocationRecord => ({
+  type: 'outcome',
   time: '2025-01-01T00:00:00.000Z',
   toolCallId: `c${i}`,
   tool: 't',
@@ -48,7 +50,7 @@ describe('fileAuditStore writer (regressions)', () => {
     expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 5 });
   });
 
-  it('keeps one hash chain when a store is closed while another opens the same file', async () => {
+  it('keeps one hash chain: a store opened while another is closing is refused, not forked', async () => {
     const path = await newPath();
     const first = fileAuditStore({ path });
     await first.append(record(0));
@@ -56,17 +58,17 @@ describe('fileAuditStore writer (regressions)', () => {
     await new Promise((resolve) => setImmediate(resolve)); // the write is in flight
     pending.push(first.append(record(2)));
     const closing = first.close?.();
-    const second = fileAuditStore({ path });
-    pending.push(second.append(record(3)));
+    // Two stores on one file used to share a writer in this process (and fork the chain across
+    // processes); now the file has one writer, and the second store waits for the lock's release.
+    expect(() => fileAuditStore({ path })).toThrow(AuditLogLockedError);
     await within(Promise.all([...pending, closing]));
+    const second = fileAuditStore({ path });
+    await second.append(record(3));
     await second.close?.();
     const verification = await verifyAuditLog(path);
     expect(verification).toMatchObject({ ok: true, entries: 4 });
-    expect((await fileAuditStore({ path }).list()).map((r) => r.toolCallId)).toEqual([
-      'c0',
-      'c1',
-      'c2',
-      'c3',
-    ]);
+    const reader = fileAuditStore({ path });
+    expect((await reader.list()).map((r) => r.toolCallId)).toEqual(['c0', 'c1', 'c2', 'c3']);
+    await reader.close?.();
   });
 });

@@ -35,6 +35,7 @@ describe('review follow-ups (regressions)', () => {
       const path = join(dir, 'audit.jsonl');
       const store = fileAuditStore({ path });
       await store.append({
+        type: 'outcome',
         time: new Date().toISOString(),
         toolCallId: 'c',
         tool: 't',

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
-import { InvalidToolNameError, InvalidToolSchemaError } from '../../src/core/index.ts';
-import { defineTool, type StandardSchemaV1, type Tool } from '../../src/tools/index.ts';
+import { InvalidToolNameError, InvalidToolSchemaError, type StandardSchemaV1 } from '../../src/core/index.ts';
+import { defineTool, type Tool } from '../../src/tools/index.ts';
 
 const noop = () => null;
 

@@ -1,13 +1,17 @@
-import { createHash } from 'node:crypto';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, createHmac } from 'node:crypto';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLogError } from '../../src/core/index.ts';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLogError, AuditLogLockedError } from '../../src/core/index.ts';
 import {
+  chainAuditRecord,
   defineTool,
   fileAuditStore,
-  type ToolInvocationRecord,
+  GENESIS_HEAD,
+  type ToolCallOutcomeRecord,
   ToolRegistry,
   verifyAuditLog,
 } from '../../src/tools/index.ts';
@@ -20,7 +24,9 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const record = (n: number, extra: Partial<ToolInvocationRecord> = {}): ToolInvocationRecord => ({
+const KEY = 'a key kept elsewhere';
+const record = (n: number, extra: Partial<ToolCallOutcomeRecord> = {}): ToolCallOutcomeRecord => ({
+  type: 'outcome',
   time: new Date(1_700_000_000_000 + n).toISOString(),
   toolCallId: `call_${n}`,
   tool: 'ping',
@@ -31,65 +37,132 @@ const record = (n: number, extra: Partial<ToolInvocationRecord> = {}): ToolInvoc
   ...extra,
 });
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const hmac = (text: string) => createHmac('sha256', KEY).update(text).digest('hex');
 const lines = async () => (await readFile(path, 'utf8')).split('\n').filter(Boolean);
+const rewrite = (next: string[]) => writeFile(path, `${next.join('\n')}\n`);
+/** The text an entry's hash covers: the line without its `hash` member. */
+const body = (line: string) => line.replace(/,"hash":"[0-9a-f]{64}"\}$/, '}');
+/** Re-chains entries with plain SHA-256, as someone without the key would. */
+function rechain(entries: string[]): string[] {
+  let prev = '0'.repeat(64);
+  return entries.map((line, i) => {
+    const { hash: _hash, ...fields } = JSON.parse(line) as Record<string, unknown>;
+    const text = JSON.stringify({ ...fields, seq: i + 1, prev });
+    prev = sha256(text);
+    return `${text.slice(0, -1)},"hash":"${prev}"}`;
+  });
+}
 
-async function writeEntries(count: number): Promise<void> {
-  const store = fileAuditStore({ path });
+async function writeEntries(count: number, key?: string): Promise<void> {
+  const store = fileAuditStore({ path, ...(key ? { key } : {}) });
   for (let n = 1; n <= count; n++) await store.append(record(n));
   await store.close?.();
 }
 
-describe('fileAuditStore', () => {
-  it('appends JSON lines chained by the SHA-256 of the previous line', async () => {
+describe('fileAuditStore: the chain', () => {
+  it('appends JSON lines, each hashing its own text and naming the hash before it', async () => {
     await writeEntries(3);
     const [first, second, third] = await lines();
-    expect(JSON.parse(first ?? '')).toEqual({ seq: 1, prev: '0'.repeat(64), ...record(1) });
-    expect(JSON.parse(second ?? '').prev).toBe(sha256(first ?? ''));
-    expect(JSON.parse(third ?? '')).toMatchObject({ seq: 3, prev: sha256(second ?? '') });
+    expect(JSON.parse(first ?? '')).toEqual({
+      seq: 1,
+      prev: '0'.repeat(64),
+      ...record(1),
+      hash: sha256(body(first ?? '')),
+    });
+    expect(JSON.parse(second ?? '').prev).toBe(JSON.parse(first ?? '').hash);
+    expect(JSON.parse(third ?? '')).toMatchObject({ seq: 3, prev: JSON.parse(second ?? '').hash });
     expect(await verifyAuditLog(path)).toEqual({
       ok: true,
       entries: 3,
-      lastHash: sha256(third ?? ''),
+      lastSeq: 3,
+      lastHash: JSON.parse(third ?? '').hash,
       truncatedTail: false,
     });
   });
 
-  it('serialises concurrent appends: no interleaving, one unbroken chain', async () => {
-    const store = fileAuditStore({ path });
-    const big = 'x'.repeat(50_000);
-    await Promise.all(Array.from({ length: 60 }, (_, n) => store.append(record(n, { data: { n, big } }))));
-    await store.close?.();
-    const verification = await verifyAuditLog(path);
-    expect(verification).toMatchObject({ ok: true, entries: 60 });
-    const seen = (await lines()).map((line) => (JSON.parse(line) as { data: { n: number } }).data.n);
-    expect(seen).toEqual(Array.from({ length: 60 }, (_, n) => n));
+  it('is the pure chainAuditRecord, line for line', async () => {
+    await writeEntries(2, KEY);
+    const first = chainAuditRecord(GENESIS_HEAD, record(1), KEY);
+    const second = chainAuditRecord(first.head, record(2), KEY);
+    expect(await lines()).toEqual([first.line, second.line]);
+    expect(second.head).toEqual({ seq: 2, hash: hmac(body(second.line)) });
+    expect(second.entry).toMatchObject({ seq: 2, prev: first.head.hash, toolCallId: 'call_2' });
+    expect(() => chainAuditRecord(GENESIS_HEAD, { ...record(1), seq: 9 } as never)).toThrow(/seq/);
   });
 
-  it('shares one chain between two stores on the same file', async () => {
-    const a = fileAuditStore({ path });
-    const b = fileAuditStore({ path: join(dir, 'logs', '..', 'logs', 'audit.jsonl') });
-    await Promise.all([a.append(record(1)), b.append(record(2)), a.append(record(3))]);
-    await a.close?.();
-    await b.append(record(4));
-    await b.close?.();
-    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 4 });
+  it('with a key, detects an edited, removed, inserted or re-chained entry', async () => {
+    await writeEntries(5, KEY);
+    const original = await lines();
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({ ok: true, lastSeq: 5 });
+
+    await rewrite(original.map((line, i) => (i === 4 ? line.replace('"alice"', '"mallory"') : line)));
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({
+      ok: false,
+      lastSeq: 4,
+      badLine: 5,
+      reason: expect.stringMatching(/hash does not match the entry under this key/),
+    });
+
+    await rewrite(original.filter((_, i) => i !== 2));
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({
+      ok: false,
+      lastSeq: 2,
+      badLine: 3,
+      reason: expect.stringMatching(/seq is 4, expected 3/),
+    });
+
+    await rewrite([...original.slice(0, 2), 'garbage', ...original.slice(2)]);
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({
+      ok: false,
+      lastSeq: 2,
+      badLine: 3,
+      reason: 'not valid JSON',
+    });
+
+    // Someone without the key edits entry 2 and recomputes every hash after it.
+    const edited = original.map((line, i) => (i === 1 ? line.replace('"alice"', '"mallory"') : line));
+    await rewrite(rechain(edited));
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({ ok: false, lastSeq: 0, badLine: 1 });
+    // Without the key the same forgery passes: a SHA-256 chain only catches careless edits.
+    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, lastSeq: 5 });
   });
 
-  it('stays readable and verifiable up to a last line cut off by a crash, and continues after reopening', async () => {
-    await writeEntries(3);
-    const before = await verifyAuditLog(path);
-    const size = (await readFile(path)).length;
+  it('without a key, detects careless edits, removals and insertions', async () => {
+    await writeEntries(4);
+    const original = await lines();
+    await rewrite(original.map((line, i) => (i === 3 ? line.replace('"alice"', '"mallory"') : line)));
+    expect(await verifyAuditLog(path)).toMatchObject({ ok: false, lastSeq: 3, badLine: 4 });
+    const forged = rechain(original).map((line) => line.replace('"status":"ok"', '"status":"hacked"'));
+    await rewrite(rechain(forged));
+    expect(await verifyAuditLog(path)).toMatchObject({
+      ok: false,
+      badLine: 1,
+      reason: 'unknown status "hacked"',
+    });
+  });
+
+  it('reports a truncated tail with the last good sequence number, and continues after reopening', async () => {
+    await writeEntries(3, KEY);
+    const before = await verifyAuditLog(path, { key: KEY });
     await appendFile(path, '{"seq":4,"prev":"abc","time":"2024');
-    const crashed = await verifyAuditLog(path);
-    expect(crashed).toEqual({ ok: true, entries: 3, lastHash: before.lastHash, truncatedTail: true });
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({
+      ok: false,
+      entries: 3,
+      lastSeq: 3,
+      lastHash: before.lastHash,
+      truncatedTail: true,
+      reason: expect.stringMatching(/incomplete entry after seq 3/),
+    });
 
-    const store = fileAuditStore({ path });
+    const store = fileAuditStore({ path, key: KEY });
     expect((await store.list()).map((r) => r.toolCallId)).toEqual(['call_1', 'call_2', 'call_3']);
     await store.append(record(4));
     await store.close?.();
-    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 4, truncatedTail: false });
-    expect((await readFile(path)).length).toBeGreaterThan(size);
-    expect(JSON.parse((await lines())[3] ?? '')).toMatchObject({ seq: 4, toolCallId: 'call_4' });
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({
+      ok: true,
+      lastSeq: 4,
+      truncatedTail: false,
+    });
   });
 
   it('recovers from a crash cut inside the first line, or just before a newline', async () => {
@@ -108,59 +181,25 @@ describe('fileAuditStore', () => {
     expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 2 });
   });
 
-  it('detects a changed line, a removed line and inserted lines', async () => {
-    await writeEntries(5);
-    const original = await lines();
-    const rewrite = (next: string[]) => writeFile(path, `${next.join('\n')}\n`);
-
-    await rewrite(original.map((line, i) => (i === 1 ? line.replace('"alice"', '"mallory"') : line)));
-    expect(await verifyAuditLog(path)).toMatchObject({
+  it('detects whole entries removed from the end when the last hash is kept elsewhere', async () => {
+    await writeEntries(4, KEY);
+    const { lastHash } = await verifyAuditLog(path, { key: KEY });
+    await rewrite((await lines()).slice(0, 3));
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({ ok: true, lastSeq: 3 });
+    expect(await verifyAuditLog(path, { key: KEY, expectedLastHash: lastHash })).toMatchObject({
       ok: false,
-      entries: 2,
-      badLine: 3,
-      reason: expect.stringMatching(/prev does not match the hash of line 2/),
-    });
-
-    await rewrite(original.filter((_, i) => i !== 2));
-    expect(await verifyAuditLog(path)).toMatchObject({
-      ok: false,
-      badLine: 3,
-      reason: expect.stringMatching(/seq is 4, expected 3/),
-    });
-
-    await rewrite([...original.slice(0, 2), 'garbage', ...original.slice(2)]);
-    expect(await verifyAuditLog(path)).toMatchObject({
-      ok: false,
-      entries: 2,
-      badLine: 3,
-      reason: 'not valid JSON',
-    });
-
-    const forged = JSON.stringify({ ...JSON.parse(original[2] ?? ''), status: 'hacked' });
-    await rewrite([...original.slice(0, 2), forged, ...original.slice(3)]);
-    expect(await verifyAuditLog(path)).toMatchObject({
-      ok: false,
-      badLine: 3,
-      reason: 'unknown status "hacked"',
+      lastSeq: 3,
+      reason: expect.stringMatching(/last hash is not the expected one/),
     });
   });
 
-  it('detects a log cut short when the last hash is kept elsewhere', async () => {
-    await writeEntries(4);
-    const { lastHash } = await verifyAuditLog(path);
-    const all = await lines();
-    await writeFile(path, `${all.slice(0, 3).join('\n')}\n`);
-    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 3 });
-    expect(await verifyAuditLog(path, { expectedLastHash: lastHash })).toMatchObject({
-      ok: false,
-      reason: 'the last hash is not the expected one',
-    });
-  });
-
-  it('refuses to append after a corrupt last entry', async () => {
-    await writeEntries(2);
+  it('refuses to append after a corrupt last entry, or under another key', async () => {
+    await writeEntries(2, KEY);
+    let store = fileAuditStore({ path, key: 'another key' });
+    await expect(store.append(record(3))).rejects.toThrow(/does not verify/);
+    await store.close?.();
     await appendFile(path, 'not json\n');
-    const store = fileAuditStore({ path });
+    store = fileAuditStore({ path, key: KEY });
     await expect(store.append(record(3))).rejects.toBeInstanceOf(AuditLogError);
     await store.close?.();
   });
@@ -173,6 +212,16 @@ describe('fileAuditStore', () => {
     await store.close?.();
     expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 2 });
     await expect(store.append(record(4))).rejects.toThrow(/closed/);
+  });
+
+  it('serialises concurrent appends: no interleaving, one unbroken chain', async () => {
+    const store = fileAuditStore({ path, key: KEY });
+    const big = 'x'.repeat(50_000);
+    await Promise.all(Array.from({ length: 60 }, (_, n) => store.append(record(n, { data: { n, big } }))));
+    await store.close?.();
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({ ok: true, entries: 60 });
+    const seen = (await lines()).map((line) => (JSON.parse(line) as { data: { n: number } }).data.n);
+    expect(seen).toEqual(Array.from({ length: 60 }, (_, n) => n));
   });
 
   it('refuses to list a log with a corrupt line', async () => {
@@ -193,33 +242,137 @@ describe('fileAuditStore', () => {
     await store.close?.();
   });
 
-  it('is what a registry writes to, before it returns the outcome', async () => {
-    const store = fileAuditStore({ path });
-    const ping = defineTool({
-      name: 'ping',
-      description: '',
-      input: { type: 'object' },
-      execute: () => 'pong',
-    });
-    const registry = new ToolRegistry({ audit: store }).register(ping);
-    await registry.invokeAll(
-      [1, 2, 3].map((n) => ({ id: `c${n}`, name: 'ping', arguments: {} })),
-      { actor: { id: 'bob' } },
-    );
-    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 3 });
-    expect((await lines()).map((line) => JSON.parse(line).actorId)).toEqual(['bob', 'bob', 'bob']);
-    await store.close?.();
-  });
-
   it('verifies an empty log, and throws for a missing one', async () => {
     await mkdir(join(dir, 'logs'));
     await writeFile(path, '');
     expect(await verifyAuditLog(path)).toEqual({
       ok: true,
       entries: 0,
+      lastSeq: 0,
       lastHash: '0'.repeat(64),
       truncatedTail: false,
     });
     await expect(verifyAuditLog(join(dir, 'missing.jsonl'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('fileAuditStore: two records per call', () => {
+  it('writes started (no arguments) then outcome, before it returns the outcome', async () => {
+    const store = fileAuditStore({ path, key: KEY });
+    const ping = defineTool({
+      name: 'ping',
+      description: '',
+      input: { type: 'object', properties: { secret: { type: 'string' } } },
+      execute: () => 'pong',
+      persist: () => null,
+    });
+    const registry = new ToolRegistry({ audit: store }).register(ping);
+    await registry.invokeAll(
+      [1, 2].map((n) => ({ id: `c${n}`, name: 'ping', arguments: { secret: 'hunter2' } })),
+      { actor: { id: 'bob' }, concurrency: 1 },
+    );
+    await store.close?.();
+    expect(await verifyAuditLog(path, { key: KEY })).toMatchObject({ ok: true, entries: 4 });
+    const entries = (await lines()).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.map((e) => [e.type, e.toolCallId, e.actorId])).toEqual([
+      ['started', 'c1', 'bob'],
+      ['outcome', 'c1', 'bob'],
+      ['started', 'c2', 'bob'],
+      ['outcome', 'c2', 'bob'],
+    ]);
+    expect(Object.keys(entries[0] ?? {}).sort()).toEqual(
+      ['actorId', 'hash', 'prev', 'seq', 'time', 'tool', 'toolCallId', 'type'].sort(),
+    );
+    expect(await readFile(path, 'utf8')).not.toContain('hunter2'); // persist returned null
+  });
+});
+
+describe('fileAuditStore: one writer per file', () => {
+  const fixture = fileURLToPath(new URL('./fixtures/audit-child.ts', import.meta.url));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+
+  /** Starts the fixture; resolves with the child once it printed `until`, or with its output on exit. */
+  function run(
+    args: string[],
+    until: string,
+  ): Promise<{ child: ChildProcess; output: string; code?: number | null }> {
+    const child = spawn(process.execPath, [fixture, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let output = '';
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes(until)) resolve({ child, output });
+      });
+      child.on('exit', (code) => resolve({ child, output, code }));
+    });
+  }
+  const exited = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+
+  it('refuses a second store on the same path in this process, until the first is closed', async () => {
+    const first = fileAuditStore({ path });
+    const alias = join(dir, 'logs', '..', 'logs', 'audit.jsonl');
+    let refusal: unknown;
+    try {
+      fileAuditStore({ path: alias });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(AuditLogLockedError.is(refusal)).toBe(true);
+    expect(refusal).toMatchObject({ holderPid: process.pid, path: first.path });
+    await first.append(record(1));
+    await first.close?.();
+    const second = fileAuditStore({ path: alias });
+    await second.append(record(2));
+    await second.close?.();
+    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 2 });
+  });
+
+  it('refuses a store while another process holds the file, and takes over once it died', async () => {
+    const holder = await run(['hold', path], 'ready');
+    expect(holder.output).toContain('ready');
+    expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${holder.child.pid}\n`);
+    let refusal: unknown;
+    try {
+      fileAuditStore({ path, key: 'test-key' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(AuditLogLockedError);
+    expect(refusal).toMatchObject({ holderPid: holder.child.pid });
+
+    const second = await run(['hold', path], 'error');
+    expect(second.output).toContain('error AuditLogLockedError');
+
+    holder.child.kill('SIGKILL');
+    await exited(holder.child);
+    const store = fileAuditStore({ path, key: 'test-key' }); // the dead holder's lock is taken over
+    await store.append(record(2));
+    await store.close?.();
+    expect(await verifyAuditLog(path, { key: 'test-key' })).toMatchObject({ ok: true, entries: 2 });
+  });
+
+  it('leaves the started record when the process dies during execute', async () => {
+    const crashing = await run(['crash', path], 'executing');
+    expect(crashing.output).toContain('executing');
+    crashing.child.kill('SIGKILL');
+    await exited(crashing.child);
+    expect(await verifyAuditLog(path, { key: 'test-key' })).toMatchObject({ ok: true, entries: 1 });
+    const [started] = await lines();
+    expect(JSON.parse(started ?? '')).toMatchObject({
+      type: 'started',
+      tool: 'hang',
+      toolCallId: 'call_1',
+      actorId: 'alice',
+    });
+    expect(started).not.toContain('hunter2');
   });
 });

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { InvalidToolSchemaError } from '../../src/core/index.ts';
+import { InvalidToolSchemaError, type StandardSchemaV1 } from '../../src/core/index.ts';
 import {
   defineTool,
   type JsonSchemaObject,
-  type StandardSchemaV1,
   type ToolOutcome,
   ToolRegistry,
   type ToolRegistryOptions,
