@@ -1,25 +1,20 @@
 // The CPU cost of rxagent's stream pipeline against the raw loop, in one process, without HTTP:
 // the bodies the bench server sends, cut into fixed-size chunks, fed synchronously to
 //   raw:     lib/raw-consumer.ts (eventsource-parser + JSON.parse, the `raw` runner's loop)
-//   rxagent: the pipeline providerStream builds (src/providers/shared/provider-stream.ts), minus
-//            httpStream: defer(from(chunks) → decode → mapChunks(fresh mapper)) → retryWithBackoff →
-//            accumulateToolCalls → completeResponse, with each provider's own decode and mapper,
+//   rxagent: providerStream itself (src/providers/shared/provider-stream.ts) with an HTTP client
+//            whose stream is from(chunks): idle timeout (the 10-minute default) → decoder fused with
+//            the provider's mapper → retryWithBackoff → accumulateToolCalls → completeResponse,
 //            consumed by lib/rx-collector.ts (the `rxagent` runner's consumer).
 // Warmed up, then both interleaved; medians. Run: node --conditions=rxagent-source bench/cpu.ts
 // Env: BENCH_CPU_ITERATIONS (default 25, minimum 25), BENCH_CPU_CHUNK (bytes per chunk, default 1500).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { defer, from, type Observable, type OperatorFunction } from 'rxjs';
+import { from, type Observable } from 'rxjs';
 import type { StreamEvent } from '../src/core/index.ts';
-import {
-  accumulateToolCalls,
-  completeResponse,
-  decodeSSE,
-  retryWithBackoff,
-} from '../src/operators/index.ts';
+import { type SSEMessage, sseDecoder } from '../src/operators/index.ts';
 import { createAnthropicMapper } from '../src/providers/anthropic/create-anthropic-mapper.ts';
 import { openAIChunkMapper } from '../src/providers/openai/map-openai-chunk.ts';
-import { type ChunkMapper, mapChunks } from '../src/providers/shared/index.ts';
+import { type ChunkMapper, providerStream } from '../src/providers/shared/index.ts';
 import { expectedFor, fixtureFor } from './lib/fixtures.ts';
 import { MODE_SPECS, type Mode, type ModeSpec } from './lib/modes.ts';
 import { createRawConsumer } from './lib/raw-consumer.ts';
@@ -51,26 +46,28 @@ function rawPass(spec: ModeSpec, chunks: readonly Uint8Array[]): StreamOutcome {
   return consumer.finish();
 }
 
-/** providerStream's pipeline with `from(chunks)` in place of `httpStream`; cold like the real one. */
-function pipelineOf<Chunk>(
+/** providerStream with `from(chunks)` as the HTTP client's stream, the model's default options. */
+function pipelineOf(
   chunks: readonly Uint8Array[],
-  decode: OperatorFunction<Uint8Array, Chunk>,
-  createMapper: () => ChunkMapper<Chunk>,
+  createMapper: () => ChunkMapper<SSEMessage>,
   spec: ModeSpec,
 ): Observable<StreamEvent> {
-  const attempt = defer(() => from(chunks).pipe(decode, mapChunks(createMapper())));
-  return attempt.pipe(
-    retryWithBackoff({}),
-    accumulateToolCalls({ emitDeltas: spec.kind === 'tools' }),
-    completeResponse({ provider: spec.wire, model: 'bench' }),
-  );
+  return providerStream({
+    provider: spec.wire,
+    model: 'bench',
+    client: { provider: spec.wire, stream: () => from(chunks) },
+    options: { emitToolCallDeltas: spec.kind === 'tools' },
+    http: () => ({ url: 'http://127.0.0.1/', body: {} }),
+    decoder: sseDecoder(),
+    createMapper,
+  });
 }
 
-/** The pipeline of the provider that speaks `spec.wire`: its own decode and chunk mapper. */
+/** The pipeline of the provider that speaks `spec.wire`: its own chunk mapper. */
 const rxPipeline = (spec: ModeSpec, chunks: readonly Uint8Array[]): Observable<StreamEvent> =>
   spec.wire === 'openai'
-    ? pipelineOf(chunks, decodeSSE(), () => openAIChunkMapper('openai'), spec)
-    : pipelineOf(chunks, decodeSSE(), () => createAnthropicMapper(), spec);
+    ? pipelineOf(chunks, () => openAIChunkMapper('openai'), spec)
+    : pipelineOf(chunks, () => createAnthropicMapper(), spec);
 
 function rxPass(pipeline: Observable<StreamEvent>): StreamOutcome {
   const { out, next } = createRxCollector();

@@ -1,5 +1,6 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { StreamLimitError, StreamParseError } from '../core/index.ts';
+import { decodeWith, type StreamDecoderFactory } from './stream-decoder.ts';
 import { textFeed } from './text-feed.ts';
 
 /** The default cap of one NDJSON line. */
@@ -16,6 +17,74 @@ export interface DecodeNDJSONOptions {
 }
 
 /**
+ * The NDJSON {@link StreamDecoderFactory} behind {@link decodeNDJSON}, for pipelines that fuse
+ * their consumer onto the decoder.
+ * @example const decoder = ndjsonDecoder()((value) => console.log(value))
+ */
+export function ndjsonDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): StreamDecoderFactory<T> {
+  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES } = options;
+  return (emit) => {
+    let started = false;
+    // The current line's text so far; V8 concatenates strings as ropes, so this stays linear.
+    let pending = '';
+    // Bytes fed since the last line break.
+    let lineBytes = 0;
+
+    const emitLine = (line: string) => {
+      const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
+      const text = end === line.length ? line : line.slice(0, end);
+      if (text.trim() === '') return;
+      let value: T;
+      try {
+        value = JSON.parse(text) as T;
+      } catch (cause) {
+        throw new StreamParseError('A line of the NDJSON stream is not valid JSON', text, { cause });
+      }
+      emit(value);
+    };
+
+    const feed = (chunk: string) => {
+      if (chunk === '') return;
+      if (!started) {
+        started = true;
+        if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+      }
+      let start = 0;
+      let newline = chunk.indexOf('\n');
+      while (newline !== -1) {
+        const piece = chunk.slice(start, newline);
+        if (pending === '') emitLine(piece);
+        else {
+          const line = pending + piece;
+          pending = '';
+          emitLine(line);
+        }
+        start = newline + 1;
+        newline = chunk.indexOf('\n', start);
+      }
+      if (start > 0) lineBytes = chunk.length - start;
+      if (start < chunk.length) pending += start === 0 ? chunk : chunk.slice(start);
+    };
+
+    const text = textFeed(feed);
+    return {
+      push(chunk) {
+        lineBytes += chunk.length;
+        text.push(chunk);
+        if (lineBytes > maxLineBytes) {
+          pending = '';
+          throw new StreamLimitError(`An NDJSON line exceeded ${maxLineBytes} bytes`, maxLineBytes);
+        }
+      },
+      end() {
+        text.end();
+        if (pending !== '') emitLine(pending);
+      },
+    };
+  };
+}
+
+/**
  * Decodes newline-delimited JSON (one JSON value per line) from a byte or text stream.
  *
  * Bytes are decoded as UTF-8 in streaming mode (characters split across chunks stay intact); a
@@ -29,81 +98,5 @@ export interface DecodeNDJSONOptions {
 export function decodeNDJSON<T = unknown>(
   options: DecodeNDJSONOptions = {},
 ): OperatorFunction<Uint8Array | string, T> {
-  const { maxLineBytes = DEFAULT_MAX_LINE_BYTES } = options;
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      let started = false;
-      // The current line's text so far; V8 concatenates strings as ropes, so this stays linear.
-      let pending = '';
-      // Bytes fed since the last line break.
-      let lineBytes = 0;
-
-      const emitLine = (line: string) => {
-        const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
-        const text = end === line.length ? line : line.slice(0, end);
-        if (text.trim() === '') return;
-        let value: T;
-        try {
-          value = JSON.parse(text) as T;
-        } catch (cause) {
-          throw new StreamParseError('A line of the NDJSON stream is not valid JSON', text, { cause });
-        }
-        subscriber.next(value);
-      };
-
-      const feed = (chunk: string) => {
-        if (chunk === '') return;
-        if (!started) {
-          started = true;
-          if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
-        }
-        let start = 0;
-        let newline = chunk.indexOf('\n');
-        while (newline !== -1 && !subscriber.closed) {
-          const piece = chunk.slice(start, newline);
-          if (pending === '') emitLine(piece);
-          else {
-            const line = pending + piece;
-            pending = '';
-            emitLine(line);
-          }
-          start = newline + 1;
-          newline = chunk.indexOf('\n', start);
-        }
-        if (start > 0) lineBytes = chunk.length - start;
-        if (start < chunk.length) pending += start === 0 ? chunk : chunk.slice(start);
-      };
-
-      const text = textFeed(feed);
-
-      return source.subscribe({
-        next(chunk) {
-          if (subscriber.closed) return;
-          lineBytes += chunk.length;
-          try {
-            text.push(chunk);
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          if (lineBytes > maxLineBytes && !subscriber.closed) {
-            pending = '';
-            subscriber.error(
-              new StreamLimitError(`An NDJSON line exceeded ${maxLineBytes} bytes`, maxLineBytes),
-            );
-          }
-        },
-        error: (error) => subscriber.error(error),
-        complete() {
-          try {
-            text.end();
-            if (pending !== '') emitLine(pending);
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
+  return decodeWith(ndjsonDecoder<T>(options));
 }

@@ -1,15 +1,19 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { Observable, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { StreamLimitError } from '../core/index.ts';
+import { decodeWith, type StreamDecoderFactory } from './stream-decoder.ts';
 import { textFeed } from './text-feed.ts';
 
 /** The default cap of one event: far above any provider's event (a base64 image is a few MiB). */
 export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
-/** One server-sent event. `event` and `id` are present only when the server sent them. */
+/**
+ * One server-sent event: `eventsource-parser`'s own object, handed on without a copy. `event` and
+ * `id` are `undefined` when the server sent none.
+ */
 export interface SSEMessage {
-  event?: string;
-  id?: string;
+  event?: string | undefined;
+  id?: string | undefined;
   data: string;
 }
 
@@ -29,6 +33,48 @@ export interface DecodeSSEOptions {
 }
 
 /**
+ * The SSE {@link StreamDecoderFactory} behind {@link decodeSSE}, for pipelines that fuse their
+ * consumer onto the decoder.
+ * @example const decoder = sseDecoder()((message) => console.log(message.data))
+ */
+export function sseDecoder(options: DecodeSSEOptions = {}): StreamDecoderFactory<SSEMessage> {
+  const { onRetry, onComment, maxEventBytes = DEFAULT_MAX_EVENT_BYTES } = options;
+  return (emit) => {
+    // Bytes fed since the parser last completed an event or comment (eventsource-parser has no cap).
+    let pending = 0;
+    const parser = createParser({
+      onEvent: (event: EventSourceMessage) => {
+        pending = 0;
+        emit(event);
+      },
+      ...(onRetry ? { onRetry } : {}),
+      onComment: (comment: string) => {
+        pending = 0;
+        onComment?.(comment);
+      },
+    });
+    // The parser strips the BOM the text keeps.
+    const text = textFeed((chunk) => parser.feed(chunk));
+    return {
+      push(chunk) {
+        pending += chunk.length;
+        text.push(chunk);
+        if (pending > maxEventBytes) {
+          throw new StreamLimitError(
+            `A server-sent event exceeded ${maxEventBytes} bytes without ending`,
+            maxEventBytes,
+          );
+        }
+      },
+      end() {
+        text.end();
+        parser.reset({ consume: true });
+      },
+    };
+  };
+}
+
+/**
  * Decodes a server-sent-events byte (or text) stream into messages, with `eventsource-parser`.
  *
  * Bytes are decoded as UTF-8 in streaming mode, so a character split across chunks is intact;
@@ -37,67 +83,11 @@ export interface DecodeSSEOptions {
  * decoder and the parser are flushed (`reset({ consume: true })`): a trailing unterminated comment
  * or `retry` line is still reported, but an event without its closing blank line is discarded,
  * per the spec ("if the file ends in the middle of an event, the incomplete event is not
- * dispatched").
- * @param options `onRetry` / `onComment` callbacks; an exception they throw errors the stream.
+ * dispatched"). An event longer than `maxEventBytes` errors with `StreamLimitError`.
+ * @param options `onRetry` / `onComment` callbacks (an exception they throw errors the stream), `maxEventBytes`.
  * @example
  * httpStream(req).pipe(decodeSSE(), map((m) => JSON.parse(m.data)))
  */
 export function decodeSSE(options: DecodeSSEOptions = {}): OperatorFunction<Uint8Array | string, SSEMessage> {
-  const { onRetry, onComment, maxEventBytes = DEFAULT_MAX_EVENT_BYTES } = options;
-  return (source) =>
-    new Observable<SSEMessage>((subscriber) => {
-      // Bytes fed since the parser last completed an event or comment (eventsource-parser has no cap).
-      let pending = 0;
-      const parser = createParser({
-        onEvent: (event: EventSourceMessage) => {
-          pending = 0;
-          subscriber.next(toMessage(event));
-        },
-        ...(onRetry ? { onRetry } : {}),
-        onComment: (comment: string) => {
-          pending = 0;
-          onComment?.(comment);
-        },
-      });
-      // The parser strips the BOM the text keeps.
-      const text = textFeed((chunk) => parser.feed(chunk));
-      return source.subscribe({
-        next(chunk) {
-          if (subscriber.closed) return;
-          pending += chunk.length;
-          try {
-            text.push(chunk);
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          if (pending > maxEventBytes && !subscriber.closed) {
-            subscriber.error(
-              new StreamLimitError(
-                `A server-sent event exceeded ${maxEventBytes} bytes without ending`,
-                maxEventBytes,
-              ),
-            );
-          }
-        },
-        error: (error) => subscriber.error(error),
-        complete() {
-          try {
-            text.end();
-            parser.reset({ consume: true });
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
-}
-
-function toMessage(event: EventSourceMessage): SSEMessage {
-  const message: SSEMessage = { data: event.data };
-  if (event.event !== undefined) message.event = event.event;
-  if (event.id !== undefined) message.id = event.id;
-  return message;
+  return decodeWith(sseDecoder(options));
 }

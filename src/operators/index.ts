@@ -2,7 +2,19 @@ export { type AccumulateToolCallsOptions, accumulateToolCalls } from './accumula
 export { cancelOnAbort } from './cancel-on-abort.ts';
 export { collectResponse } from './collect-response.ts';
 export { type CompleteResponseMeta, completeResponse } from './complete-response.ts';
-export { DEFAULT_MAX_LINE_BYTES, type DecodeNDJSONOptions, decodeNDJSON } from './decode-ndjson.ts';
-export { DEFAULT_MAX_EVENT_BYTES, type DecodeSSEOptions, decodeSSE, type SSEMessage } from './decode-sse.ts';
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  type DecodeNDJSONOptions,
+  decodeNDJSON,
+  ndjsonDecoder,
+} from './decode-ndjson.ts';
+export {
+  DEFAULT_MAX_EVENT_BYTES,
+  type DecodeSSEOptions,
+  decodeSSE,
+  type SSEMessage,
+  sseDecoder,
+} from './decode-sse.ts';
 export { type IdleTimeoutOptions, idleTimeout } from './idle-timeout.ts';
 export { type RetryWithBackoffOptions, retryWithBackoff } from './retry-with-backoff.ts';
+export { decodeWith, type StreamDecoder, type StreamDecoderFactory } from './stream-decoder.ts';

@@ -1,6 +1,6 @@
 import { defer } from 'rxjs';
 import { type CallOptions, type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
-import { decodeSSE } from '../../operators/index.ts';
+import { sseDecoder } from '../../operators/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
@@ -63,7 +63,7 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   const info = anthropicModelInfo(modelId);
   const price = options.price ?? priceOf(modelId);
 
-  const decode = decodeSSE();
+  const decoder = sseDecoder();
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
       const { wire } = splitProviderOptions(request.providerOptions);
@@ -80,7 +80,7 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
         price,
         client,
         http: () => ({ url, body }),
-        decode,
+        decoder,
         createMapper: () => createAnthropicMapper(jsonTool),
         options,
         call,

@@ -1,6 +1,6 @@
 import { defer } from 'rxjs';
 import { type CallOptions, type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
-import { decodeSSE } from '../../operators/index.ts';
+import { sseDecoder } from '../../operators/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
@@ -61,7 +61,7 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
     },
   });
   const price = options.price ?? priceOf(modelId);
-  const decode = decodeSSE();
+  const decoder = sseDecoder();
 
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
@@ -73,7 +73,7 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
         price,
         client,
         http: () => ({ url, body }),
-        decode,
+        decoder,
         createMapper: createGeminiMapper,
         options,
         call,

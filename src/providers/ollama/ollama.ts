@@ -1,5 +1,5 @@
 import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
-import { decodeNDJSON } from '../../operators/index.ts';
+import { ndjsonDecoder } from '../../operators/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
@@ -62,7 +62,7 @@ export function ollama(modelId: string, options: OllamaOptions = {}): ChatModel 
         price: options.price,
         client,
         http: () => ({ url, body: buildOllamaRequest(modelId, request, settings, wire) }),
-        decode: decodeNDJSON<unknown>(),
+        decoder: ndjsonDecoder<unknown>(),
         createMapper: () => createOllamaMapper(modelId),
         options,
         call,

@@ -1,6 +1,6 @@
 import { defer } from 'rxjs';
 import type { CallOptions, ChatModel, ChatRequest, ModelCapabilities, ModelPrice } from '../../core/index.ts';
-import { decodeSSE } from '../../operators/index.ts';
+import { sseDecoder } from '../../operators/index.ts';
 import { httpClient, type RequiredCredential } from '../../transport/index.ts';
 import {
   createChatModel,
@@ -42,7 +42,7 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(config.credential ? { credential: config.credential } : {}),
   });
-  const decode = decodeSSE();
+  const decoder = sseDecoder();
   const createMapper = () => openAIChunkMapper(provider);
 
   const stream = (request: ChatRequest, call?: CallOptions) =>
@@ -59,7 +59,7 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
         price: config.price,
         client,
         http: () => ({ url, body }),
-        decode,
+        decoder,
         createMapper,
         options,
         call,

@@ -5,14 +5,27 @@ import {
   completeResponse,
   idleTimeout,
   retryWithBackoff,
+  type StreamDecoderFactory,
 } from '../../operators/index.ts';
 import { type HttpClient, requestIdOf } from '../../transport/index.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
+import { decodeChunks } from './decode-chunks.ts';
 import { mapChunks } from './map-chunks.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-options.ts';
 
+/**
+ * How a provider turns bytes into wire chunks: a decoder (fused with the mapper, no Observable hop
+ * per chunk: `sseDecoder()`, `ndjsonDecoder()`), or any operator (e.g. `decodeEventStream()`).
+ */
+export type ChunkDecoding<Chunk> =
+  | { decoder: StreamDecoderFactory<Chunk>; decode?: never }
+  | { decode: OperatorFunction<Uint8Array, Chunk>; decoder?: never };
+
 /** How a provider streams one request. */
-export interface ProviderStreamConfig<Chunk> {
+export type ProviderStreamConfig<Chunk> = ProviderStreamBase<Chunk> & ChunkDecoding<Chunk>;
+
+/** The fields of {@link ProviderStreamConfig} besides the decoding. */
+export interface ProviderStreamBase<Chunk> {
   provider: string;
   model: string;
   price?: ModelPrice | undefined;
@@ -24,8 +37,6 @@ export interface ProviderStreamConfig<Chunk> {
   call?: CallOptions | undefined;
   /** The URL and body, built anew for every attempt. */
   http: () => { url: string; body: unknown };
-  /** Bytes to wire chunks, e.g. `decodeSSE()` then JSON parsing. */
-  decode: OperatorFunction<Uint8Array, Chunk>;
   /** A fresh mapper (fresh state) for every attempt. */
   createMapper: () => ChunkMapper<Chunk>;
 }
@@ -55,7 +66,10 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
         headers ? { url, body, headers, onResponse } : { url, body, onResponse },
       );
       const timed = Number.isFinite(timeoutMs) ? bytes.pipe(idleTimeout(timeoutMs)) : bytes;
-      return timed.pipe(config.decode, mapChunks(config.createMapper()));
+      const mapper = config.createMapper();
+      return config.decoder
+        ? timed.pipe(decodeChunks(config.decoder, mapper))
+        : timed.pipe(config.decode, mapChunks(mapper));
     });
     const retried = retry === false ? attempt : attempt.pipe(retryWithBackoff(retry));
     return retried.pipe(

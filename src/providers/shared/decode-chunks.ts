@@ -1,0 +1,60 @@
+import { Observable, type OperatorFunction } from 'rxjs';
+import type { ProviderEvent } from '../../core/index.ts';
+import type { StreamDecoderFactory } from '../../operators/index.ts';
+import type { ChunkMapper } from './chunk-mapper.ts';
+
+/**
+ * Bytes to provider events in one step: each decoded unit goes straight to `mapper.map` and its
+ * events downstream, with no Observable between decoder and mapper (this sits on every token).
+ * At completion the decoder is flushed and `mapper.end()` emits the trailing events. A throw from
+ * either errors the stream.
+ *
+ * When the source errors (a cut connection, an idle timeout) after the provider's terminal event,
+ * the finished turn is kept: `end()` is asked for the trailing events and, when it has them, they
+ * are emitted and the stream completes. Before that point the source's error passes.
+ * @example bytes$.pipe(decodeChunks(sseDecoder(), openAIChunkMapper('openai')))
+ */
+export function decodeChunks<Chunk>(
+  decoder: StreamDecoderFactory<Chunk>,
+  mapper: ChunkMapper<Chunk>,
+): OperatorFunction<Uint8Array, ProviderEvent> {
+  return (source) =>
+    new Observable<ProviderEvent>((subscriber) => {
+      const emit = (events: readonly ProviderEvent[]) => {
+        for (let i = 0; i < events.length; i++) subscriber.next(events[i] as ProviderEvent);
+      };
+      const decode = decoder((chunk) => emit(mapper.map(chunk)));
+      return source.subscribe({
+        next(bytes) {
+          if (subscriber.closed) return;
+          try {
+            decode.push(bytes);
+          } catch (error) {
+            subscriber.error(error);
+          }
+        },
+        error(error: unknown) {
+          let trailing: readonly ProviderEvent[];
+          try {
+            trailing = mapper.end();
+          } catch {
+            // Not finished: the transport's error is the one that explains the failure.
+            subscriber.error(error);
+            return;
+          }
+          emit(trailing);
+          subscriber.complete();
+        },
+        complete() {
+          try {
+            decode.end();
+            emit(mapper.end());
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          subscriber.complete();
+        },
+      });
+    });
+}
