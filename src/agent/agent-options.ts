@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { ChatModel, Message, ToolCall } from '../core/index.ts';
+import type { ChatModel, ChatRequest, Message, ToolCall } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import type { AnyTool, ToolRegistry } from '../tools/index.ts';
@@ -26,7 +26,8 @@ export interface AgentModelSettings {
   /** `0` makes turns deterministic, which lets the `responseCache` serve them. */
   temperature?: number;
   maxOutputTokens?: number;
-  providerOptions?: Record<string, unknown>;
+  /** Sent as the request's `providerOptions`. */
+  providerOptions?: NonNullable<ChatRequest['providerOptions']>;
 }
 
 /** The options of `new Agent(...)`. Every budget has a default. */

@@ -43,8 +43,8 @@ export class Agent {
   }
 
   /** A builder: `Agent.builder().model(m).tools([...]).system(s).build()`. */
-  static builder(): AgentBuilder {
-    return new AgentBuilder((options, extensions) => Agent.create({ ...options, extensions }));
+  static builder(): AgentBuilder<Agent> {
+    return new AgentBuilder<Agent>((options, extensions) => Agent.create({ ...options, extensions }));
   }
 
   /** An agent from a plain configuration object, its extensions applied in order. */

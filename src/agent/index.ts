@@ -22,4 +22,5 @@ export type {
   RunOptions,
 } from './agent-options.ts';
 export type { AgentTracer } from './agent-tracer.ts';
+export { type MemoryResponseCacheOptions, memoryResponseCache } from './memory-response-cache.ts';
 export type { ResponseCache } from './response-cache.ts';

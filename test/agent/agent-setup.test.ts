@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, type AgentExtension, type AnyTool, defineTool, memorySessionStore } from '../../src/index.ts';
+import { scriptedModel } from '../../src/testing/index.ts';
+
+const named = (name: string) =>
+  defineTool({ name, description: `${name} tool`, input: z.object({}), execute: () => name });
+const offered = (model: ReturnType<typeof scriptedModel>, index: number) =>
+  model.requests[index]?.tools?.map((tool) => tool.name);
+
+describe('extensions', () => {
+  it('agent.use: setup runs once with the agent; a live tool list is read before every step', async () => {
+    let live: AnyTool[] = [named('alpha')];
+    const setups: Agent[] = [];
+    const extension: AgentExtension<Agent> = {
+      name: 'hub',
+      tools: () => live,
+      setup: (agent) => setups.push(agent),
+    };
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'alpha' }] },
+      { text: 'one' },
+      { toolCalls: [{ name: 'beta' }] },
+      { text: 'two' },
+    ]);
+    const agent = new Agent({ model, tools: [named('own')] }).use(extension);
+    expect(setups).toEqual([agent]);
+    const first = (await agent.chat('x')).messages.at(2);
+    expect(first).toMatchObject({ role: 'tool', content: expect.stringContaining('alpha') });
+    expect(first?.isError).toBeUndefined();
+    live = [named('beta')];
+    expect((await agent.chat('y')).text).toBe('two');
+    expect([0, 1, 2, 3].map((index) => offered(model, index))).toEqual([
+      ['own', 'alpha'],
+      ['own', 'alpha'],
+      ['own', 'beta'],
+      ['own', 'beta'],
+    ]);
+    expect(agent.tools.names()).toEqual(['own', 'beta']);
+  });
+
+  it('an extension tool whose name is taken fails the run with DuplicateToolError', async () => {
+    const agent = new Agent({ model: scriptedModel([{ text: 'x' }]), tools: [named('own')] });
+    expect(() => agent.use({ name: 'clash', tools: [named('own')] })).toThrow(/own/);
+  });
+});
+
+describe('Agent.builder() and Agent.create()', () => {
+  it('the builder sets the same options as the constructor', async () => {
+    const sessions = memorySessionStore();
+    const model = scriptedModel([{ toolCalls: [{ name: 'alpha' }] }, { text: 'done' }]);
+    const agent = Agent.builder()
+      .model(model)
+      .tools([named('alpha')])
+      .tools([named('gamma')])
+      .system('Be brief.')
+      .maxSteps(2)
+      .sessions(sessions)
+      .use({ name: 'more', tools: [named('delta')] })
+      .build();
+    expect((await agent.chat('go', { sessionId: 's' })).text).toBe('done');
+    expect(model.requests[0]).toMatchObject({ system: 'Be brief.' });
+    expect(offered(model, 0)).toEqual(['alpha', 'gamma', 'delta']);
+    expect((await sessions.get('s'))?.messages).toHaveLength(4);
+    expect(agent.options.maxSteps).toBe(2);
+  });
+
+  it('build() without a model is a TypeError', () => {
+    expect(() => Agent.builder().system('x').build()).toThrow(TypeError);
+  });
+
+  it('Agent.create takes a plain object, extensions included', async () => {
+    const model = scriptedModel([{ text: 'hi' }]);
+    const agent = Agent.create({
+      model,
+      system: 'S',
+      extensions: [{ name: 'e', tools: [named('epsilon')] }],
+    });
+    expect((await agent.chat('x')).text).toBe('hi');
+    expect(offered(model, 0)).toEqual(['epsilon']);
+  });
+});
