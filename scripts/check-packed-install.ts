@@ -1,0 +1,78 @@
+/**
+ * Proves the package a user would get works: `npm pack` (its `prepack` builds dist/), then installs
+ * the tarball into an empty temporary project and, from there, imports every subpath in
+ * `exports` and streams from `rxagent/bedrock` without the AWS packages installed (it must fail
+ * with an InvalidRequestError naming them, not at import time).
+ *
+ *   npm run check:packed
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+};
+const optionalPeers = Object.keys(manifest.peerDependenciesMeta ?? {});
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+
+const work = await mkdtemp(join(tmpdir(), 'rxagent-packed-'));
+try {
+  // The prepack build writes to stdout too: the JSON report is what follows its last line "[".
+  const output = npm(['pack', '--json', '--pack-destination', work], root);
+  const [packed] = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  if (packed === undefined) throw new Error('npm pack reported no tarball');
+  const shipped = new Set(packed.files.map((file) => file.path));
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'LICENSE', 'README.md', 'package.json']) {
+    if (!shipped.has(needed)) throw new Error(`the tarball lacks ${needed}`);
+  }
+  console.log(`packed ${packed.filename}: ${packed.files.length} files, dist/ and LICENSE included`);
+
+  const project = join(work, 'project');
+  await mkdir(project);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  npm(['install', '--prefer-offline', join(work, packed.filename)], project);
+
+  const subpaths = Object.keys(manifest.exports).filter((key) => key !== './package.json');
+  const probe = `
+    const optionalPeers = ${JSON.stringify(optionalPeers)};
+    const results = [];
+    for (const subpath of ${JSON.stringify(subpaths)}) {
+      const specifier = 'rxagent' + subpath.slice(1);
+      try {
+        const module = await import(specifier);
+        results.push(specifier + ': ' + Object.keys(module).length + ' exports');
+      } catch (error) {
+        const peer = optionalPeers.find((name) => String(error?.message).includes("'" + name));
+        if (error?.code === 'ERR_MODULE_NOT_FOUND' && peer) results.push(specifier + ': needs the optional peer ' + peer);
+        else throw new Error(specifier + ' failed to import: ' + error?.message);
+      }
+    }
+    const { bedrock } = await import('rxagent/bedrock');
+    const error = await bedrock('amazon.nova-micro-v1:0', {
+      region: 'us-east-1',
+      baseURL: 'http://127.0.0.1:9',
+      credentials: { accessKeyId: 'AKID', secretAccessKey: 'secret' },
+    }).complete({ messages: 'x' }).catch((e) => e);
+    if (error?.name !== 'InvalidRequestError' || !String(error.message).includes('@smithy/signature-v4')) {
+      throw new Error('bedrock without its AWS packages: ' + String(error));
+    }
+    results.push('rxagent/bedrock without the AWS packages: ' + error.message);
+    console.log(results.join('\\n'));
+  `;
+  await writeFile(join(project, 'probe.mjs'), probe);
+  process.stdout.write(execFileSync(process.execPath, ['probe.mjs'], { cwd: project, encoding: 'utf8' }));
+  console.log('check:packed: ok');
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
