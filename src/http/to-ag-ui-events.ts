@@ -1,0 +1,80 @@
+import { type AGUIEvent, EventType, type Interrupt } from '@ag-ui/core';
+import { Observable, type OperatorFunction } from 'rxjs';
+import type { AgentEvent } from '../agent/agent-event.ts';
+import { RxAgentError, type ToolCall } from '../core/index.ts';
+import { type AgUiMappingState, approvalInterrupt, closeAll, mapAgentEvent } from './ag-ui-mapping.ts';
+
+/** An AG-UI protocol event (`@ag-ui/core`). */
+export type AgUiEvent = AGUIEvent;
+
+/** Options of {@link toAgUiEvents}. */
+export interface ToAgUiEventsOptions {
+  threadId: string;
+  runId: string;
+  /** The id of the interrupt for a tool call awaiting approval. @default the tool call's id */
+  interruptId?: (toolCall: ToolCall) => string;
+  /** Leave out RUN_STARTED (the caller sent it). @default false */
+  omitRunStarted?: boolean;
+}
+
+/**
+ * Maps an agent's events to the AG-UI protocol: RUN_STARTED, then STEP_STARTED/STEP_FINISHED per
+ * step, TEXT_MESSAGE_START/CONTENT/END for the streamed text, REASONING_* for reasoning deltas,
+ * TOOL_CALL_START/ARGS/END once a call's arguments are complete, TOOL_CALL_RESULT per outcome, and
+ * RUN_FINISHED (`outcome: success`, the final text as `result`). An `approval-requested` ends the
+ * AG-UI run there with `outcome: interrupt` (one interrupt per pending call; a later run answers it
+ * with `resume`) and unsubscribes from the source; a failure becomes RUN_ERROR (never an error
+ * notification, as AG-UI clients expect); a source that completes without `agent-completed` (a
+ * cancelled run) ends with `outcome: cancelled`. Open messages and steps are always closed first.
+ * @param options the AG-UI thread and run ids
+ * @example agent.run(input).pipe(toAgUiEvents({ threadId, runId }))
+ */
+export function toAgUiEvents(options: ToAgUiEventsOptions): OperatorFunction<AgentEvent, AgUiEvent> {
+  const { threadId, runId, interruptId = (call: ToolCall) => call.id, omitRunStarted = false } = options;
+  return (source) =>
+    new Observable<AgUiEvent>((subscriber) => {
+      const state: AgUiMappingState = { runId, messages: 0 };
+      const interrupts: Interrupt[] = [];
+      let result: string | undefined;
+      const finish = (tail: AgUiEvent) => {
+        for (const event of closeAll(state)) subscriber.next(event);
+        subscriber.next(tail);
+        subscriber.complete();
+      };
+      if (!omitRunStarted) subscriber.next({ type: EventType.RUN_STARTED, threadId, runId });
+      const subscription = source.subscribe({
+        next(event) {
+          if (event.type === 'approval-requested') {
+            interrupts.push(approvalInterrupt(event.toolCall, interruptId(event.toolCall)));
+            finish({
+              type: EventType.RUN_FINISHED,
+              threadId,
+              runId,
+              outcome: { type: 'interrupt', interrupts },
+            });
+            return;
+          }
+          if (event.type === 'agent-completed') result = event.result.text;
+          for (const mapped of mapAgentEvent(state, event)) subscriber.next(mapped);
+        },
+        error(error: unknown) {
+          finish({
+            type: EventType.RUN_ERROR,
+            message: RxAgentError.is(error) ? error.message : 'The run failed',
+            code: RxAgentError.is(error) ? error.code : 'internal_error',
+          });
+        },
+        complete() {
+          finish({
+            type: EventType.RUN_FINISHED,
+            threadId,
+            runId,
+            ...(result === undefined
+              ? { outcome: { type: 'cancelled' } }
+              : { result, outcome: { type: 'success' } }),
+          });
+        },
+      });
+      return subscription;
+    });
+}
