@@ -189,6 +189,7 @@ console.log(
 const extras = [
   { file: 'cpu.ts', title: 'CPU, in-process, no HTTP (bench/cpu.ts)' },
   { file: 'tool-validation.ts', title: 'tool validation (bench/tool-validation.ts)' },
+  { file: 'stores.ts', title: 'session append throughput per store (bench/stores.ts)' },
 ];
 for (const { file, title } of extras) {
   const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
