@@ -1,6 +1,6 @@
 import { IncompleteStreamError, type ProviderEvent } from '../../core/index.ts';
 import type { SSEMessage } from '../../operators/index.ts';
-import { type ChunkMapper, NO_EVENTS, parseEventJson } from '../shared/index.ts';
+import { type ChunkMapper, NO_EVENTS, parseEventJson, type ToolNameCodec } from '../shared/index.ts';
 import type { GeminiChunk } from './gemini-wire.ts';
 import { createGeminiStreamState, geminiFinish, mapGeminiChunk } from './map-gemini-chunk.ts';
 
@@ -8,9 +8,10 @@ import { createGeminiStreamState, geminiFinish, mapGeminiChunk } from './map-gem
  * The `ChunkMapper` of one Gemini attempt: parses each SSE message's JSON (a malformed one →
  * `StreamParseError` with the raw text), maps it with {@link mapGeminiChunk}, and when the body
  * ends emits the `finish` part — or throws `IncompleteStreamError` when no finish reason came.
+ * @param toolNames the request's tool-name codec: streamed tool names are decoded with it
  */
-export function createGeminiMapper(): ChunkMapper<SSEMessage> {
-  const state = createGeminiStreamState();
+export function createGeminiMapper(toolNames?: ToolNameCodec): ChunkMapper<SSEMessage> {
+  const state = createGeminiStreamState(toolNames);
   return {
     map(message: SSEMessage): readonly ProviderEvent[] {
       const raw = message.data;

@@ -20,11 +20,11 @@ export interface GeminiContent {
   parts: GeminiPart[];
 }
 
-/** A function the model may call; `parameters` is Gemini's OpenAPI-subset schema. */
+/** A function the model may call; `parametersJsonSchema` is plain JSON Schema. */
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
-  parameters?: Record<string, unknown>;
+  parametersJsonSchema?: Record<string, unknown>;
 }
 
 /** `thinkingConfig` of `generationConfig`. */
@@ -36,10 +36,16 @@ export interface GeminiThinkingConfig {
 /** `generationConfig` of a request. */
 export interface GeminiGenerationConfig {
   temperature?: number;
+  topP?: number;
+  topK?: number;
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
   maxOutputTokens?: number;
   stopSequences?: string[];
   responseMimeType?: string;
-  responseSchema?: Record<string, unknown>;
+  /** Plain JSON Schema (the API's own field beside the OpenAPI-subset `responseSchema`). */
+  responseJsonSchema?: Record<string, unknown>;
   thinkingConfig?: GeminiThinkingConfig;
   [key: string]: unknown;
 }

@@ -1,5 +1,6 @@
 import type { FinishPart, FinishReason, ProviderEvent, Usage } from '../../core/index.ts';
-import { NO_EVENTS } from '../shared/index.ts';
+import { generateToolCallId } from '../../core/index.ts';
+import { NO_EVENTS, type ToolNameCodec } from '../shared/index.ts';
 import type { GeminiFunctionCallMetadata } from './gemini-metadata.ts';
 import { geminiStreamError } from './gemini-stream-error.ts';
 import type { GeminiChunk, GeminiStreamPart, GeminiUsage } from './gemini-wire.ts';
@@ -15,11 +16,14 @@ export interface GeminiStreamState {
   responseId: string | undefined;
   modelVersion: string | undefined;
   started: boolean;
+  /** Decodes wire tool names back to the caller's. */
+  toolNames: ToolNameCodec | undefined;
 }
 
 /** Fresh state for one attempt. */
-export function createGeminiStreamState(): GeminiStreamState {
+export function createGeminiStreamState(toolNames?: ToolNameCodec): GeminiStreamState {
   return {
+    toolNames,
     toolCount: 0,
     functionCalls: undefined,
     thoughtSignature: undefined,
@@ -35,7 +39,7 @@ export function createGeminiStreamState(): GeminiStreamState {
 /**
  * Maps one Gemini stream chunk to provider events, updating `state` (pure apart from it). Text parts
  * → `text-delta`, `thought: true` parts → `reasoning-delta`, each whole `functionCall` part → one
- * `tool-call-delta` with the JSON of its `args` (id: Gemini's, else `call_<n>` counting from 1).
+ * `tool-call-delta` with the JSON of its `args` (id: Gemini's, else a fresh `generateToolCallId()`).
  * Finish reason, block reason and usage are remembered for {@link geminiFinish}. Only the first
  * candidate is read. An `error` object throws its typed error.
  * @param raw the chunk's JSON text, for an error's `body`
@@ -78,7 +82,8 @@ function toolCallDelta(
 ): ProviderEvent {
   const index = state.toolCount++;
   const wireId = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
-  const id = wireId ?? `call_${index + 1}`;
+  // Gemini often sends no id: a fresh one, unique across turns and runs.
+  const id = wireId ?? generateToolCallId();
   if (wireId !== undefined || signature) {
     state.functionCalls ??= {};
     state.functionCalls[id] = {
@@ -90,7 +95,7 @@ function toolCallDelta(
     type: 'tool-call-delta',
     index,
     id,
-    ...(call.name ? { name: call.name } : {}),
+    ...(call.name ? { name: state.toolNames ? state.toolNames.decode(call.name) : call.name } : {}),
     argumentsDelta: JSON.stringify(call.args ?? {}),
   };
 }

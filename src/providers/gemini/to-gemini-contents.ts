@@ -1,4 +1,5 @@
 import { type Message, RxAgentError, textOf } from '../../core/index.ts';
+import type { ToolNameCodec } from '../shared/index.ts';
 import { geminiMetadataOf } from './gemini-metadata.ts';
 import type { GeminiContent, GeminiPart } from './gemini-wire.ts';
 import { toGeminiParts } from './to-gemini-parts.ts';
@@ -16,20 +17,24 @@ interface CallInfo {
   wireId: string | undefined;
 }
 
-/** A tool's output as the `response` object: a JSON object as is, anything else as `{ output }`. */
-function responseOf(text: string): Record<string, unknown> {
+/**
+ * A tool's output as the `response` object: a JSON object as is, anything else as `{ output }`;
+ * a failed outcome (`isError`) as `{ error }`, the key Gemini reads for error details.
+ */
+function responseOf(text: string, isError: boolean): Record<string, unknown> {
   let value: unknown = text;
   try {
     value = JSON.parse(text);
   } catch {
     // Plain text output.
   }
+  if (isError) return { error: value };
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : { output: value };
 }
 
-function modelParts(message: Message, calls: Map<string, CallInfo>): GeminiPart[] {
+function modelParts(message: Message, calls: Map<string, CallInfo>, toolNames?: ToolNameCodec): GeminiPart[] {
   const metadata = geminiMetadataOf(message.metadata);
   const parts = toGeminiParts(message.content);
   const last = parts[parts.length - 1];
@@ -38,11 +43,12 @@ function modelParts(message: Message, calls: Map<string, CallInfo>): GeminiPart[
   }
   for (const call of message.toolCalls ?? []) {
     const kept = metadata.functionCalls?.[call.id];
-    calls.set(call.id, { name: call.name, wireId: kept?.id });
+    const name = toolNames ? toolNames.encode(call.name) : call.name;
+    calls.set(call.id, { name, wireId: kept?.id });
     parts.push({
       functionCall: {
         ...(kept?.id === undefined ? {} : { id: kept.id }),
-        name: call.name,
+        name,
         args: call.arguments,
       },
       ...(kept?.thoughtSignature === undefined ? {} : { thoughtSignature: kept.thoughtSignature }),
@@ -63,7 +69,7 @@ function functionResponse(message: Message, calls: Map<string, CallInfo>): Gemin
     functionResponse: {
       ...(call.wireId === undefined ? {} : { id: call.wireId }),
       name: call.name,
-      response: responseOf(textOf(message.content)),
+      response: responseOf(textOf(message.content), message.isError === true),
     },
   };
 }
@@ -74,9 +80,12 @@ function functionResponse(message: Message, calls: Map<string, CallInfo>): Gemin
  * `metadata.gemini`); a tool message becomes a `functionResponse` part of a `user` turn, named
  * after the assistant tool call it answers (found by id; the latest call with that id wins).
  * Consecutive turns of one role are merged, so parallel results form one turn; empty messages
- * are dropped.
+ * are dropped. Tool names go through `toolNames` (names the wire refuses are encoded).
  */
-export function toGeminiContents(messages: readonly Message[]): GeminiConversation {
+export function toGeminiContents(
+  messages: readonly Message[],
+  toolNames?: ToolNameCodec,
+): GeminiConversation {
   const system: string[] = [];
   const contents: GeminiContent[] = [];
   const calls = new Map<string, CallInfo>();
@@ -95,7 +104,7 @@ export function toGeminiContents(messages: readonly Message[]): GeminiConversati
         push('user', toGeminiParts(message.content));
         break;
       case 'assistant':
-        push('model', modelParts(message, calls));
+        push('model', modelParts(message, calls, toolNames));
         break;
       case 'tool':
         push('user', [functionResponse(message, calls)]);

@@ -1,5 +1,5 @@
 import { type ContentPart, RxAgentError } from '../../core/index.ts';
-import { inlineMedia } from '../shared/index.ts';
+import { base64Of, inlineMedia, urlOf } from '../shared/index.ts';
 import type { GeminiPart } from './gemini-wire.ts';
 
 const TYPE_BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
@@ -22,9 +22,10 @@ function typeOfUrl(url: string): string {
 function imagePart(part: Extract<ContentPart, { type: 'image' }>): GeminiPart {
   const inline = inlineMedia(part);
   if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
-  if (part.url === undefined)
+  const url = urlOf(part.url);
+  if (url === undefined)
     throw new RxAgentError('gemini: an image part needs a url or data', 'unsupported_content');
-  return { fileData: { mimeType: part.mediaType ?? typeOfUrl(part.url), fileUri: part.url } };
+  return { fileData: { mimeType: part.mediaType ?? typeOfUrl(url), fileUri: url } };
 }
 
 /**
@@ -46,7 +47,7 @@ export function toGeminiParts(content: string | readonly ContentPart[]): GeminiP
         break;
       case 'file':
         parts.push({
-          inlineData: { mimeType: part.mediaType, data: inlineMedia(part)?.data ?? part.data },
+          inlineData: { mimeType: part.mediaType, data: inlineMedia(part)?.data ?? base64Of(part.data) },
         });
         break;
       default:

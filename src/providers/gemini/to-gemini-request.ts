@@ -1,7 +1,7 @@
 import { type ChatRequest, type ToolChoice, user } from '../../core/index.ts';
+import { requestToolNames, responseJsonSchema, type ToolNameCodec } from '../shared/index.ts';
 import type { GeminiGenerationConfig, GeminiRequestBody } from './gemini-wire.ts';
 import { toGeminiContents } from './to-gemini-contents.ts';
-import { toGeminiSchema } from './to-gemini-schema.ts';
 
 /** Thinking settings (Gemini 2.5 and later). */
 export interface GeminiThinking {
@@ -13,18 +13,23 @@ export interface GeminiThinking {
 
 /** What the request mapper needs beyond the request. */
 export interface GeminiRequestSettings {
-  /** The model option; `providerOptions.thinking` (same shape, or `false`) overrides it. */
+  /** The model option; `providerOptions.gemini.thinking` (same shape, or `false`) overrides it. */
   thinking?: GeminiThinking | false | undefined;
-  /** `providerOptions` without rxagent's own switches: spread over the body last. */
+  /** `providerOptions.gemini`: spread over the body last (`generationConfig` merged into ours). */
   wire?: Record<string, unknown>;
+  /** The request's tool-name codec, shared with the stream mapper. @default requestToolNames(request) */
+  toolNames?: ToolNameCodec;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function toolConfigOf(choice: ToolChoice): NonNullable<GeminiRequestBody['toolConfig']> {
+function toolConfigOf(
+  choice: ToolChoice,
+  toolNames: ToolNameCodec,
+): NonNullable<GeminiRequestBody['toolConfig']> {
   if (typeof choice === 'object')
-    return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.name] } };
+    return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [toolNames.encode(choice.name)] } };
   switch (choice) {
     case 'auto':
       return { functionCallingConfig: { mode: 'AUTO' } };
@@ -37,25 +42,40 @@ function toolConfigOf(choice: ToolChoice): NonNullable<GeminiRequestBody['toolCo
   }
 }
 
-/** A tool's parameters for Gemini; a schema without properties is left out (Gemini refuses an empty object). */
-function parametersOf(schema: Record<string, unknown>): { parameters?: Record<string, unknown> } {
-  const parameters = toGeminiSchema(schema);
-  const properties = parameters.properties;
-  if (parameters.type === 'object' && (!isRecord(properties) || Object.keys(properties).length === 0))
-    return {};
-  return { parameters };
+/** A tool's parameters as JSON Schema; a schema without properties is left out (a function without arguments). */
+function parametersOf(schema: Record<string, unknown>): { parametersJsonSchema?: Record<string, unknown> } {
+  const { properties } = schema;
+  if (schema.type === 'object' && (!isRecord(properties) || Object.keys(properties).length === 0)) return {};
+  const { $schema: _dialect, ...parametersJsonSchema } = schema;
+  return { parametersJsonSchema };
+}
+
+/** Sampling fields of `generationConfig`, each only when set. */
+function sampling(request: ChatRequest): GeminiGenerationConfig {
+  const out: GeminiGenerationConfig = {};
+  if (request.temperature !== undefined) out.temperature = request.temperature;
+  if (request.topP !== undefined) out.topP = request.topP;
+  if (request.topK !== undefined) out.topK = request.topK;
+  if (request.seed !== undefined) out.seed = request.seed;
+  if (request.frequencyPenalty !== undefined) out.frequencyPenalty = request.frequencyPenalty;
+  if (request.presencePenalty !== undefined) out.presencePenalty = request.presencePenalty;
+  if (request.maxOutputTokens !== undefined) out.maxOutputTokens = request.maxOutputTokens;
+  if (request.stop !== undefined && request.stop.length > 0) out.stopSequences = [...request.stop];
+  return out;
 }
 
 /**
  * The `streamGenerateContent` body for a request (pure).
  *
  * - `systemInstruction` joins `request.system` and every system message with blank lines.
- * - Tools go to `tools[0].functionDeclarations` with their schemas converted by `toGeminiSchema`;
- *   `toolChoice` to `toolConfig.functionCallingConfig` (`required` → `ANY`, a name → `ANY` with
- *   `allowedFunctionNames`).
- * - `generationConfig`: `temperature`, `maxOutputTokens`, `stopSequences`, JSON replies as
- *   `responseMimeType: 'application/json'` (+ converted `responseSchema`), and `thinkingConfig`.
- * - `providerOptions` are spread over the body last; a `generationConfig` there is merged into ours.
+ * - Tools go to `tools[0].functionDeclarations` with their JSON Schema as `parametersJsonSchema`
+ *   (the API reads JSON Schema itself; no conversion); names the wire refuses are encoded.
+ *   `toolChoice` goes to `toolConfig.functionCallingConfig` (`required` → `ANY`, a name → `ANY`
+ *   with `allowedFunctionNames`).
+ * - `generationConfig`: `temperature`, `topP`, `topK`, `seed`, `frequencyPenalty`,
+ *   `presencePenalty`, `maxOutputTokens`, `stopSequences`; JSON replies as `responseMimeType:
+ *   'application/json'` plus `responseJsonSchema` (a Standard Schema converted); `thinkingConfig`.
+ * - `providerOptions.gemini` is spread over the body last; a `generationConfig` there is merged into ours.
  * @example toGeminiRequest({ messages: 'Hi', temperature: 0 })
  */
 export function toGeminiRequest(
@@ -67,21 +87,19 @@ export function toGeminiRequest(
   const thinkingSetting = ownThinking ? (requestThinking as GeminiThinking | false) : settings.thinking;
   const thinking = thinkingSetting === false ? undefined : thinkingSetting;
   if (!ownThinking && requestThinking !== undefined) wire.thinking = requestThinking;
+  const toolNames = settings.toolNames ?? requestToolNames(request);
 
   const messages = typeof request.messages === 'string' ? [user(request.messages)] : request.messages;
-  const conversation = toGeminiContents(messages);
+  const conversation = toGeminiContents(messages, toolNames);
   const system = [request.system ?? '', ...conversation.system].filter((text) => text !== '').join('\n\n');
   const tools = request.tools ?? [];
   const json = request.responseFormat?.type === 'json' ? request.responseFormat : undefined;
+  const schema = responseJsonSchema(json, 'gemini');
 
   const generationConfig: GeminiGenerationConfig = {
-    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-    ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
-    ...(request.stop === undefined || request.stop.length === 0 ? {} : { stopSequences: request.stop }),
+    ...sampling(request),
     ...(json === undefined ? {} : { responseMimeType: 'application/json' }),
-    ...(json?.schema === undefined
-      ? {}
-      : { responseSchema: toGeminiSchema(json.schema as Record<string, unknown>) }),
+    ...(schema === undefined ? {} : { responseJsonSchema: schema }),
     ...(thinking === undefined
       ? {}
       : {
@@ -102,7 +120,7 @@ export function toGeminiRequest(
           tools: [
             {
               functionDeclarations: tools.map((tool) => ({
-                name: tool.name,
+                name: toolNames.encode(tool.name),
                 description: tool.description,
                 ...parametersOf(tool.parameters),
               })),
@@ -111,7 +129,7 @@ export function toGeminiRequest(
         }),
     ...(tools.length === 0 || request.toolChoice === undefined
       ? {}
-      : { toolConfig: toolConfigOf(request.toolChoice) }),
+      : { toolConfig: toolConfigOf(request.toolChoice, toolNames) }),
     ...(Object.keys(generationConfig).length === 0 ? {} : { generationConfig }),
     ...wire,
   };

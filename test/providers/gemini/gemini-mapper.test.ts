@@ -90,24 +90,28 @@ describe('gemini stream mapping', () => {
     ]);
   });
 
-  it('emits each whole function call as one delta, with Gemini’s id or call_<n>, keeping ids and signatures', () => {
-    const events = run([
-      {
-        ...chunk([
-          { functionCall: { name: 'a', args: { x: 1 } } },
-          { functionCall: { id: 'fc-7', name: 'b' }, thoughtSignature: 'sig-b' },
-          { functionCall: { name: 'c', args: {} }, thoughtSignature: 'sig-c' },
-        ]),
-        responseId: 'r-1',
-        modelVersion: 'gemini-2.5-pro',
-      },
-      chunk([], 'STOP'),
-    ]);
+  it('emits each whole function call as one delta, with Gemini’s id or a generated unique one, keeping ids and signatures', () => {
+    const calls = () =>
+      run([
+        {
+          ...chunk([
+            { functionCall: { name: 'a', args: { x: 1 } } },
+            { functionCall: { id: 'fc-7', name: 'b' }, thoughtSignature: 'sig-b' },
+            { functionCall: { name: 'c', args: {} }, thoughtSignature: 'sig-c' },
+          ]),
+          responseId: 'r-1',
+          modelVersion: 'gemini-2.5-pro',
+        },
+        chunk([], 'STOP'),
+      ]);
+    const events = calls();
+    const generated = expect.stringMatching(/^call_[0-9a-f]{24}$/);
     expect(events.slice(0, 3)).toEqual([
-      { type: 'tool-call-delta', index: 0, id: 'call_1', name: 'a', argumentsDelta: '{"x":1}' },
+      { type: 'tool-call-delta', index: 0, id: generated, name: 'a', argumentsDelta: '{"x":1}' },
       { type: 'tool-call-delta', index: 1, id: 'fc-7', name: 'b', argumentsDelta: '{}' },
-      { type: 'tool-call-delta', index: 2, id: 'call_3', name: 'c', argumentsDelta: '{}' },
+      { type: 'tool-call-delta', index: 2, id: generated, name: 'c', argumentsDelta: '{}' },
     ]);
+    const third = (events[2] as { id: string }).id;
     expect(events[3]).toMatchObject({
       finishReason: 'tool-calls',
       responseId: 'r-1',
@@ -116,11 +120,14 @@ describe('gemini stream mapping', () => {
         gemini: {
           functionCalls: {
             'fc-7': { id: 'fc-7', thoughtSignature: 'sig-b' },
-            call_3: { thoughtSignature: 'sig-c' },
+            [third]: { thoughtSignature: 'sig-c' },
           },
         },
       },
     });
+    // Unique across turns: the next turn's calls get other ids (they used to repeat call_1).
+    const again = calls();
+    expect((again[0] as { id: string }).id).not.toBe((events[0] as { id: string }).id);
   });
 
   it('a blocked prompt finishes with content-filter and its block reason', () => {

@@ -162,7 +162,7 @@ describe('toGeminiRequest', () => {
     expect(() => toGeminiRequest({ messages: [user([{ type: 'image' }])] })).toThrow(/url or data/);
   });
 
-  it('maps tools with converted schemas, leaves out empty parameters, and maps toolChoice to toolConfig', () => {
+  it('sends tool schemas as parametersJsonSchema (no hand conversion, no $schema), leaves out empty parameters, and maps toolChoice to toolConfig', () => {
     const body = toGeminiRequest({
       messages: 'Hi',
       tools: [
@@ -177,7 +177,12 @@ describe('toGeminiRequest', () => {
           {
             name: 'get_weather',
             description: 'Current weather for a city.',
-            parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+            parametersJsonSchema: {
+              type: 'object',
+              properties: { city: { type: 'string' } },
+              required: ['city'],
+              additionalProperties: false,
+            },
           },
           { name: 'ping', description: 'Ping.' },
         ],
@@ -198,6 +203,11 @@ describe('toGeminiRequest', () => {
       {
         messages: 'Hi',
         temperature: 0.3,
+        topP: 0.9,
+        topK: 20,
+        seed: 3,
+        frequencyPenalty: 0.5,
+        presencePenalty: 0.25,
         maxOutputTokens: 500,
         stop: ['END'],
         responseFormat: { type: 'json', schema: { type: 'object', properties: { a: { type: 'integer' } } } },
@@ -206,10 +216,15 @@ describe('toGeminiRequest', () => {
     );
     expect(body.generationConfig).toEqual({
       temperature: 0.3,
+      topP: 0.9,
+      topK: 20,
+      seed: 3,
+      frequencyPenalty: 0.5,
+      presencePenalty: 0.25,
       maxOutputTokens: 500,
       stopSequences: ['END'],
       responseMimeType: 'application/json',
-      responseSchema: { type: 'object', properties: { a: { type: 'integer' } } },
+      responseJsonSchema: { type: 'object', properties: { a: { type: 'integer' } } },
       thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
     });
     const schemaless = toGeminiRequest({ messages: 'Hi', responseFormat: { type: 'json' }, stop: [] });
