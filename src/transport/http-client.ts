@@ -1,19 +1,10 @@
 import ky, { type BeforeRequestHook, isKyError, type KyInstance } from 'ky';
 import { Observable } from 'rxjs';
 import { InvalidRequestError, NetworkError, RxAgentError } from '../core/index.ts';
+import { type CheckedRequest, checkRequest, type RequiredCredential } from './check-request.ts';
 import { type ErrorBodyParser, httpError } from './http-error.ts';
 import { mergeHeaders } from './merge-headers.ts';
 import { readErrorBody } from './read-error-body.ts';
-
-/** The key a request cannot go without, and where the caller supplies it. */
-export interface RequiredCredential {
-  /** Headers that carry it; any one of them will do, e.g. `['x-api-key', 'authorization']`. */
-  headers: readonly string[];
-  /** The factory option that sets it, e.g. `apiKey`. */
-  option: string;
-  /** The environment variables read when the option is absent, in order, e.g. `['OPENAI_API_KEY']`. */
-  environmentVariables?: readonly string[];
-}
 
 /** Options of {@link httpClient}: everything fixed for one model. */
 export interface HttpClientOptions {
@@ -69,67 +60,22 @@ export interface HttpClient {
  */
 export function httpClient(options: HttpClientOptions): HttpClient {
   const { provider, credential } = options;
-  let setup: { instance: KyInstance; headers: Headers } | InvalidRequestError;
-  try {
-    const headers = mergeHeaders(
-      provider,
-      'headers',
-      { 'content-type': 'application/json' },
-      options.defaultHeaders,
-      options.headers,
-    );
-    const instance = ky.create({
-      headers,
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.beforeRequest ? { hooks: { beforeRequest: [options.beforeRequest] } } : {}),
-    });
-    setup = { instance, headers };
-  } catch (error) {
-    setup = InvalidRequestError.is(error)
-      ? error
-      : new InvalidRequestError(`${provider}: invalid HTTP options`, { provider, cause: error });
-  }
-
-  const prepare = (request: HttpStreamRequest): Prepared => {
-    if (InvalidRequestError.is(setup)) throw setup;
-    const url = parseUrl(request.url);
-    if (url === undefined) {
-      throw new InvalidRequestError(`${provider}: the request URL is not a valid http(s) URL`, {
-        provider,
-        option: 'baseURL',
-      });
-    }
-    const headers = request.headers && mergeHeaders(provider, 'headers', request.headers);
-    if (credential && !credential.headers.some((name) => setup.headers.has(name) || headers?.has(name))) {
-      throw missingCredential(provider, credential);
-    }
-    let body: string;
-    try {
-      body = JSON.stringify(request.body);
-    } catch (cause) {
-      throw new InvalidRequestError(`${provider}: the request body cannot be serialised as JSON`, {
-        provider,
-        cause,
-      });
-    }
-    return headers === undefined
-      ? { instance: setup.instance, body }
-      : { instance: setup.instance, body, headers };
-  };
+  const setup = createInstance(options);
 
   const stream = (request: HttpStreamRequest): Observable<Uint8Array> =>
     new Observable<Uint8Array>((subscriber) => {
-      let prepared: Prepared;
+      if (InvalidRequestError.is(setup)) {
+        subscriber.error(setup);
+        return;
+      }
+      const { instance } = setup;
+      let prepared: CheckedRequest;
       try {
-        prepared = prepare(request);
+        prepared = checkRequest(provider, setup.headers, credential, request);
       } catch (error) {
         subscriber.error(error);
         return;
       }
-      const { instance } = prepared;
       const controller = new AbortController();
       const { signal } = controller;
       let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -193,28 +139,32 @@ export function httpClient(options: HttpClientOptions): HttpClient {
   return Object.freeze({ provider, stream });
 }
 
-/** A request checked and ready to send. */
-interface Prepared {
-  instance: KyInstance;
-  body: string;
-  headers?: Headers;
-}
-
-function missingCredential(provider: string, credential: RequiredCredential): InvalidRequestError {
-  const [env] = credential.environmentVariables ?? [];
-  const variables = credential.environmentVariables?.join(' or ');
-  return new InvalidRequestError(
-    `${provider}: no API key: pass the ${credential.option} option${variables ? ` or set ${variables}` : ''}`,
-    { provider, option: credential.option, ...(env === undefined ? {} : { environmentVariable: env }) },
-  );
-}
-
-function parseUrl(url: string): URL | undefined {
+/** The model's ky instance and merged headers, or the mistake in its options. */
+function createInstance(
+  options: HttpClientOptions,
+): { instance: KyInstance; headers: Headers } | InvalidRequestError {
+  const { provider } = options;
   try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : undefined;
-  } catch {
-    return undefined;
+    const headers = mergeHeaders(
+      provider,
+      'headers',
+      { 'content-type': 'application/json' },
+      options.defaultHeaders,
+      options.headers,
+    );
+    const instance = ky.create({
+      headers,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.beforeRequest ? { hooks: { beforeRequest: [options.beforeRequest] } } : {}),
+    });
+    return { instance, headers };
+  } catch (error) {
+    return InvalidRequestError.is(error)
+      ? error
+      : new InvalidRequestError(`${provider}: invalid HTTP options`, { provider, cause: error });
   }
 }
 

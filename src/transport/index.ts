@@ -1,10 +1,10 @@
 export { type ErrorBodyParser, httpError, parseCommonErrorBody } from './http-error.ts';
+export { type CheckedRequest, checkRequest, type RequiredCredential } from './check-request.ts';
 export {
   type HttpClient,
   type HttpClientOptions,
   type HttpStreamRequest,
   httpClient,
-  type RequiredCredential,
 } from './http-client.ts';
 export { type HttpRequestOptions, httpStream } from './http-stream.ts';
 export { mergeHeaders } from './merge-headers.ts';

@@ -1,0 +1,71 @@
+import { InvalidRequestError } from '../core/index.ts';
+import { mergeHeaders } from './merge-headers.ts';
+
+/** The key a request cannot go without, and where the caller supplies it. */
+export interface RequiredCredential {
+  /** Headers that carry it; any one of them will do, e.g. `['x-api-key', 'authorization']`. */
+  headers: readonly string[];
+  /** The factory option that sets it, e.g. `apiKey`. */
+  option: string;
+  /** The environment variables read when the option is absent, in order, e.g. `['OPENAI_API_KEY']`. */
+  environmentVariables?: readonly string[];
+}
+
+/** A request that passed {@link checkRequest}: its serialised body and this call's own headers. */
+export interface CheckedRequest {
+  body: string;
+  headers?: Headers;
+}
+
+/**
+ * Finds a caller's mistake before anything is sent, as an `InvalidRequestError`: a URL that is not
+ * http(s), a call header `Headers` refuses, a missing credential (in neither the model's nor the
+ * call's headers), a body `JSON.stringify` refuses (a BigInt, a cycle).
+ * @param modelHeaders the client's merged headers
+ * @example const { body, headers } = checkRequest('openai', modelHeaders, credential, { url, body: request })
+ */
+export function checkRequest(
+  provider: string,
+  modelHeaders: Headers,
+  credential: RequiredCredential | undefined,
+  request: { url: string; body: unknown; headers?: Readonly<Record<string, string>> },
+): CheckedRequest {
+  if (!isHttpUrl(request.url)) {
+    throw new InvalidRequestError(`${provider}: the request URL is not a valid http(s) URL`, {
+      provider,
+      option: 'baseURL',
+    });
+  }
+  const headers = request.headers && mergeHeaders(provider, 'headers', request.headers);
+  if (credential && !credential.headers.some((name) => modelHeaders.has(name) || headers?.has(name))) {
+    throw missingCredential(provider, credential);
+  }
+  let body: string;
+  try {
+    body = JSON.stringify(request.body);
+  } catch (cause) {
+    throw new InvalidRequestError(`${provider}: the request body cannot be serialised as JSON`, {
+      provider,
+      cause,
+    });
+  }
+  return headers === undefined ? { body } : { body, headers };
+}
+
+function missingCredential(provider: string, credential: RequiredCredential): InvalidRequestError {
+  const [env] = credential.environmentVariables ?? [];
+  const variables = credential.environmentVariables?.join(' or ');
+  return new InvalidRequestError(
+    `${provider}: no API key: pass the ${credential.option} option${variables ? ` or set ${variables}` : ''}`,
+    { provider, option: credential.option, ...(env === undefined ? {} : { environmentVariable: env }) },
+  );
+}
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
