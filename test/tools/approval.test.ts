@@ -2,7 +2,13 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { type Actor, memoryRateLimiter, SecurityPolicy } from '../../src/security/index.ts';
-import { type ApprovalRequest, defineTool, memoryAuditStore, ToolRegistry } from '../../src/tools/index.ts';
+import {
+  type ApprovalRequest,
+  defineTool,
+  memoryAuditStore,
+  type ToolContext,
+  ToolRegistry,
+} from '../../src/tools/index.ts';
 
 const actor: Actor = { id: 'u1', roles: ['staff'] };
 const call = (args: Record<string, unknown> = { amount: 5 }) => ({
@@ -11,10 +17,9 @@ const call = (args: Record<string, unknown> = { amount: 5 }) => ({
   arguments: args,
 });
 
-function payTool(
-  needsApproval: NonNullable<Parameters<typeof defineTool>[0]['needsApproval']>,
-  runs: number[],
-) {
+type PayApproval = boolean | ((args: { amount: number }, context: ToolContext) => boolean);
+
+function payTool(needsApproval: PayApproval, runs: number[]) {
   return defineTool({
     name: 'pay',
     description: 'Pays an amount.',
@@ -77,7 +82,7 @@ describe('approvals', () => {
   it('asks only when the predicate says so, with the validated arguments; a failing predicate asks', async () => {
     const runs: number[] = [];
     const seen: unknown[] = [];
-    const predicate = (args: { amount: number }, context: { toolCallId: string }) => {
+    const predicate = (args: { amount: number }, context: ToolContext) => {
       seen.push([args, context.toolCallId]);
       if (args.amount < 0) throw new Error('bad predicate');
       return args.amount > 100;
