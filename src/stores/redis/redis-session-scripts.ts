@@ -51,7 +51,7 @@ if ttl then
     if redis.call('EXISTS', key) == 1 then redis.call('PEXPIRE', key, ttl) end
   end
 end
-redis.call('SET', receipt, version + 1, 'PX', 600000)
+redis.call('SET', receipt, version + 1, 'PX', 60000)
 return state(version + 1)
 `);
 
