@@ -190,6 +190,7 @@ const extras = [
   { file: 'cpu.ts', title: 'CPU, in-process, no HTTP (bench/cpu.ts)' },
   { file: 'tool-validation.ts', title: 'tool validation (bench/tool-validation.ts)' },
   { file: 'stores.ts', title: 'session append throughput per store (bench/stores.ts)' },
+  { file: 'agent.ts', title: 'agent loop vs AI SDK streamText + stopWhen (bench/agent.ts)' },
 ];
 for (const { file, title } of extras) {
   const path = fileURLToPath(new URL(`./${file}`, import.meta.url));

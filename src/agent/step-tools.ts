@@ -1,6 +1,5 @@
 import {
   defer,
-  filter,
   finalize,
   map,
   merge,
@@ -61,16 +60,22 @@ function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable
             approvalDecision(env.approve, withSession, request.signal, env.approvalTimeoutMs),
           );
         };
-        const result$ = env.registry
-          .invoke$(toolCall, { ...(env.actor ? { actor: env.actor } : {}), approve })
-          .pipe(
-            filter((event) => event.type === 'outcome'),
-            map((event): AgentEvent => {
-              scope.span?.setAttribute('rxagent.tool.status', event.outcome.status);
-              return { type: 'tool-result', step, toolCall, outcome: event.outcome };
-            }),
-            finalize(() => approvals.complete()),
-          );
+        // `invoke` rather than `invoke$`: the call's signal is aborted only when the run lets go of
+        // an unfinished call, not after every call (an abort builds a DOMException, a stack trace).
+        const controller = new AbortController();
+        let settled = false;
+        const options = { signal: controller.signal, approve, ...(env.actor ? { actor: env.actor } : {}) };
+        const result$ = from(env.registry.invoke(toolCall, options)).pipe(
+          map((outcome): AgentEvent => {
+            settled = true;
+            scope.span?.setAttribute('rxagent.tool.status', outcome.status);
+            return { type: 'tool-result', step, toolCall, outcome };
+          }),
+          finalize(() => {
+            if (!settled) controller.abort();
+            approvals.complete();
+          }),
+        );
         return merge(approvals, result$);
       }),
   );
