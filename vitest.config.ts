@@ -14,6 +14,8 @@ export default defineConfig({
         'src/core/**': { lines: 90 },
         'src/operators/**': { lines: 90 },
         'src/providers/openai/**': { lines: 90 },
+        'src/tools/**': { lines: 90 },
+        'src/security/**': { lines: 90 },
       },
     },
   },
