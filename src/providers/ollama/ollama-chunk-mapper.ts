@@ -1,12 +1,13 @@
 import {
   ApiError,
+  generateToolCallId,
   type FinishPart,
   type FinishReason,
   IncompleteStreamError,
   type ProviderEvent,
   StreamParseError,
 } from '../../core/index.ts';
-import { type ChunkMapper, NO_EVENTS } from '../shared/index.ts';
+import { type ChunkMapper, NO_EVENTS, type ToolNameCodec } from '../shared/index.ts';
 
 /** The fields of an `/api/chat` stream line rxagent reads; every other field is ignored. */
 export interface OllamaChunk {
@@ -26,13 +27,15 @@ export interface OllamaChunk {
 /**
  * Maps Ollama's NDJSON lines to provider events: `message.content` → text, `message.thinking` →
  * reasoning, each `message.tool_calls` entry → one `tool-call-delta` with its whole arguments
- * JSON-stringified (id `call_<n>`, counted from 1, when Ollama sends none), `done: true` → `finish`
+ * JSON-stringified (a fresh `generateToolCallId()` when Ollama sends no id; the name decoded with
+ * `toolNames`), `done: true` → `finish`
  * (`done_reason` stop → `stop`, or `tool-calls` when the turn called tools; length → `length`;
  * anything else → `other`) with usage from `prompt_eval_count` / `eval_count`. An `{"error": …}`
  * line → `ApiError` (status 500); a body that ends before `done` → `IncompleteStreamError`.
  * @param modelId the requested model, so `finish.model` is set only when the server names another.
+ * @param toolNames the request's tool-name codec
  */
-export function createOllamaMapper(modelId = ''): ChunkMapper<unknown> {
+export function createOllamaMapper(modelId = '', toolNames?: ToolNameCodec): ChunkMapper<unknown> {
   let done = false;
   let toolCalls = 0;
   return {
@@ -63,8 +66,8 @@ export function createOllamaMapper(modelId = ''): ChunkMapper<unknown> {
         events.push({
           type: 'tool-call-delta',
           index,
-          id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${index + 1}`,
-          name: call.function?.name ?? '',
+          id: typeof call.id === 'string' && call.id !== '' ? call.id : generateToolCallId(),
+          name: toolNames ? toolNames.decode(call.function?.name ?? '') : (call.function?.name ?? ''),
           argumentsDelta: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
         });
       }

@@ -6,7 +6,7 @@ import {
   type ToolSpec,
   textOf,
 } from '../../core/index.ts';
-import { inlineMedia } from '../shared/index.ts';
+import { inlineMedia, requestToolNames, responseJsonSchema, type ToolNameCodec } from '../shared/index.ts';
 
 /** One message of Ollama's `/api/chat` body. */
 export interface OllamaMessage {
@@ -45,31 +45,41 @@ const TOP_LEVEL = new Set(['think', 'keep_alive', 'format', 'options']);
  * Builds the `/api/chat` body. Mapping: `system` and system messages → `system` messages;
  * image parts → base64 `images`; assistant tool calls → `tool_calls` with object arguments;
  * tool messages → role `tool` with `tool_name` (looked up from the call) and `tool_call_id`;
- * `temperature` → `options.temperature`, `maxOutputTokens` → `options.num_predict`, `stop` →
- * `options.stop`; `responseFormat` → `format` (`'json'` or the schema). `providerOptions`:
+ * `temperature`, `topP` (`top_p`), `topK` (`top_k`), `seed`, `frequencyPenalty`
+ * (`frequency_penalty`), `presencePenalty` (`presence_penalty`) → `options`, `maxOutputTokens` →
+ * `options.num_predict`, `stop` → `options.stop`; `responseFormat` → `format` (`'json'` or the
+ * JSON Schema, a Standard Schema converted). A tool message's `isError` and `cache` have no field
+ * and are ignored. Tool names go through `toolNames`. `providerOptions.ollama`:
  * `think`, `keep_alive`, `format` and `options` (merged) are top-level, any other key (`num_ctx`,
  * `top_k`, `seed` …) goes into `options`. `toolChoice: 'none'` sends no tools, `{ name }` only
  * that tool; Ollama cannot force a call, so `'required'` sends all of them.
- * @param wire `providerOptions` without rxagent's own switches.
+ * @param wire `providerOptions.ollama`.
+ * @param toolNames the request's tool-name codec, shared with the stream mapper
  */
 export function buildOllamaRequest(
   modelId: string,
   request: ChatRequest,
   settings: OllamaRequestSettings = {},
   wire: Record<string, unknown> = {},
+  toolNames: ToolNameCodec = requestToolNames(request),
 ): OllamaChatBody {
   const messages: OllamaMessage[] = [];
   if (request.system) messages.push({ role: 'system', content: request.system });
   if (typeof request.messages === 'string') messages.push({ role: 'user', content: request.messages });
   else {
-    const toolNames = new Map<string, string>();
-    for (const message of request.messages) messages.push(toOllamaMessage(message, toolNames));
+    const names = new Map<string, string>();
+    for (const message of request.messages) messages.push(toOllamaMessage(message, names, toolNames));
   }
 
   const options: Record<string, unknown> = { ...settings.options };
   if (request.temperature !== undefined) options.temperature = request.temperature;
+  if (request.topP !== undefined) options.top_p = request.topP;
+  if (request.topK !== undefined) options.top_k = request.topK;
+  if (request.seed !== undefined) options.seed = request.seed;
+  if (request.frequencyPenalty !== undefined) options.frequency_penalty = request.frequencyPenalty;
+  if (request.presencePenalty !== undefined) options.presence_penalty = request.presencePenalty;
   if (request.maxOutputTokens !== undefined) options.num_predict = request.maxOutputTokens;
-  if (request.stop !== undefined && request.stop.length > 0) options.stop = request.stop;
+  if (request.stop !== undefined && request.stop.length > 0) options.stop = [...request.stop];
   for (const [key, value] of Object.entries(wire)) if (!TOP_LEVEL.has(key)) options[key] = value;
   if (isRecord(wire.options)) Object.assign(options, wire.options);
 
@@ -81,7 +91,14 @@ export function buildOllamaRequest(
     model: modelId,
     messages,
     stream: true,
-    ...(tools.length > 0 ? { tools: tools.map((fn) => ({ type: 'function' as const, function: fn })) } : {}),
+    ...(tools.length > 0
+      ? {
+          tools: tools.map((fn) => ({
+            type: 'function' as const,
+            function: { ...fn, name: toolNames.encode(fn.name) },
+          })),
+        }
+      : {}),
     ...(format === undefined ? {} : { format: format as 'json' | object }),
     ...(Object.keys(options).length > 0 ? { options } : {}),
     ...(think === undefined ? {} : { think }),
@@ -89,7 +106,11 @@ export function buildOllamaRequest(
   };
 }
 
-function toOllamaMessage(message: Message, toolNames: Map<string, string>): OllamaMessage {
+function toOllamaMessage(
+  message: Message,
+  toolNames: Map<string, string>,
+  codec: ToolNameCodec,
+): OllamaMessage {
   const content = textOf(message.content);
   switch (message.role) {
     case 'system':
@@ -101,7 +122,7 @@ function toOllamaMessage(message: Message, toolNames: Map<string, string>): Olla
     case 'assistant': {
       const thinking = message.metadata?.reasoning;
       const calls = message.toolCalls ?? [];
-      for (const call of calls) toolNames.set(call.id, call.name);
+      for (const call of calls) toolNames.set(call.id, codec.encode(call.name));
       return {
         role: 'assistant',
         content,
@@ -110,7 +131,7 @@ function toOllamaMessage(message: Message, toolNames: Map<string, string>): Olla
           ? {
               tool_calls: calls.map((call) => ({
                 id: call.id,
-                function: { name: call.name, arguments: call.arguments },
+                function: { name: codec.encode(call.name), arguments: call.arguments },
               })),
             }
           : {}),
@@ -149,7 +170,7 @@ function imagesOf(content: string | readonly ContentPart[]): string[] {
 }
 
 /** The base64 bytes of an image part: its `data`, or a `data:` URL; Ollama cannot fetch URLs. */
-function imageBase64(part: { url?: string; data?: string }): string {
+function imageBase64(part: { url?: string | URL; data?: string | Uint8Array }): string {
   const inline = inlineMedia(part);
   if (inline) return inline.data;
   throw new RxAgentError(
@@ -168,7 +189,7 @@ function selectTools(request: ChatRequest): readonly ToolSpec[] {
 
 function formatOf(request: ChatRequest): 'json' | object | undefined {
   if (request.responseFormat?.type !== 'json') return undefined;
-  return request.responseFormat.schema ?? 'json';
+  return responseJsonSchema(request.responseFormat, 'ollama') ?? 'json';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, message, RxAgentError, system, toolMessage, user } from '../../../src/index.ts';
+import { z } from 'zod';
+import { createOllamaMapper } from '../../../src/providers/ollama/ollama-chunk-mapper.ts';
 import { buildOllamaRequest } from '../../../src/providers/ollama/ollama-request.ts';
+import { requestToolNames } from '../../../src/providers/shared/index.ts';
 
 const weather = {
   name: 'get_weather',
@@ -136,5 +139,59 @@ describe('buildOllamaRequest', () => {
     expect(buildOllamaRequest('m', { messages: 'x', tools, toolChoice: { name: 'get_time' } }).tools).toEqual(
       [{ type: 'function', function: clock }],
     );
+  });
+});
+
+describe('buildOllamaRequest: request fields of issue 7', () => {
+  it('maps topP, topK, seed and the penalties into options, copying stop', () => {
+    const stop = ['END'] as const;
+    const body = buildOllamaRequest('m', {
+      messages: 'x',
+      topP: 0.9,
+      topK: 40,
+      seed: 1,
+      frequencyPenalty: 0.5,
+      presencePenalty: 0.25,
+      stop,
+    });
+    expect(body.options).toEqual({
+      top_p: 0.9,
+      top_k: 40,
+      seed: 1,
+      frequency_penalty: 0.5,
+      presence_penalty: 0.25,
+      stop: ['END'],
+    });
+    expect(body.options?.stop).not.toBe(stop);
+  });
+
+  it('a zod schema becomes its JSON Schema in format; image bytes are base64', () => {
+    const body = buildOllamaRequest('m', {
+      messages: [user([{ type: 'image', data: new Uint8Array([0xff, 0xd8, 0xff]) }])],
+      responseFormat: { type: 'json', schema: z.object({ ok: z.boolean() }) },
+    });
+    expect(body.format).toEqual({
+      type: 'object',
+      properties: { ok: { type: 'boolean' } },
+      required: ['ok'],
+    });
+    expect(body.messages[0]?.images).toEqual(['/9j/']);
+  });
+
+  it('encodes tool names the wire refuses and decodes them in streamed calls, with unique generated ids', () => {
+    const name = 'fs.read';
+    const request = {
+      messages: 'x',
+      tools: [{ name, description: 'd', parameters: { type: 'object', properties: {} } }],
+    };
+    const toolNames = requestToolNames(request);
+    const body = buildOllamaRequest('m', request, {}, {}, toolNames);
+    const wireName = body.tools?.[0]?.function.name as string;
+    expect(wireName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    const line = { message: { tool_calls: [{ function: { name: wireName, arguments: {} } }] } };
+    const first = createOllamaMapper('m', toolNames).map(line)[0];
+    const second = createOllamaMapper('m', toolNames).map(line)[0];
+    expect(first).toMatchObject({ type: 'tool-call-delta', name });
+    expect((first as { id: string }).id).not.toBe((second as { id: string }).id);
   });
 });

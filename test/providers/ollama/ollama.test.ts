@@ -90,7 +90,7 @@ describe('ollama()', () => {
       {
         type: 'tool-call-delta',
         index: 0,
-        id: 'call_1',
+        id: expect.stringMatching(/^call_[0-9a-f]{24}$/),
         name: 'get_weather',
         argumentsDelta: '{"city":"Paris"}',
       },
@@ -98,7 +98,11 @@ describe('ollama()', () => {
       {
         type: 'tool-calls-ready',
         toolCalls: [
-          { id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } },
+          {
+            id: expect.stringMatching(/^call_[0-9a-f]{24}$/),
+            name: 'get_weather',
+            arguments: { city: 'Paris' },
+          },
           { id: 'own-id', name: 'get_time', arguments: {} },
         ],
       },
@@ -261,7 +265,7 @@ describe('ollama()', () => {
     await model.complete({
       messages: 'x',
       maxOutputTokens: 10,
-      providerOptions: { think: false, num_ctx: 2048 },
+      providerOptions: { ollama: { think: false, num_ctx: 2048 }, openai: { seed: 9 } },
     });
     expect(server.requests[0]?.json).toMatchObject({
       think: false,
