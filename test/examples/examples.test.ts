@@ -112,7 +112,8 @@ describe('examples/tools.ts', () => {
     expect(stdout).toContain('step 2: get_weather → ok: {"city":"Oslo","tempC":18,"sky":"clear"}');
     expect(stdout).toContain('step 3: It is 18 °C and clear in Oslo.');
     expect(stdout).toContain('guest → permission_denied');
-    expect(stdout).toContain('audit log: 3 entries, chain intact');
+    // Three outcome records, and a started record for the one call that reached execute.
+    expect(stdout).toContain('audit log: 4 entries, chain intact');
   });
 });
 
