@@ -1,4 +1,10 @@
-import type { AuthProvider, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type {
+  AuthProvider,
+  Client,
+  ClientCapabilities,
+  FetchLike,
+  OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 
 /** Receives what an MCP connection has to say besides protocol: server stderr, restarts, errors. */
 export interface McpLogger {
@@ -32,6 +38,13 @@ export interface McpCommonOptions {
   /** Time a call may take however much progress it reports. @default 600_000 */
   maxTimeoutMs?: number;
   logger?: McpLogger;
+  /** What this client offers the server (elicitation, sampling, roots). @default {} */
+  capabilities?: ClientCapabilities;
+  /**
+   * Sets up the SDK's `Client` before each (re)connection: request handlers for the capabilities
+   * offered (`elicitation/create`, `sampling/createMessage`, `roots/list`), notification handlers.
+   */
+  configure?: (client: Client) => void;
 }
 
 /** A server started as a child process, spoken to over stdin/stdout. */

@@ -24,10 +24,12 @@ export interface ConnectionHooks {
 function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks): Client {
   const clientOptions: ClientOptions = {
     versionNegotiation: { mode: options.versionNegotiation ?? 'auto' },
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     // The list is fetched by McpClient itself (all pages, one cache), so the SDK only signals.
     listChanged: { tools: { autoRefresh: false, onChanged: () => hooks.onToolsChanged() } },
   };
   const client = new Client(options.clientInfo ?? { name: 'rxagent', version: '0.1.0' }, clientOptions);
+  options.configure?.(client);
   client.onclose = () => hooks.onClosed();
   client.onerror = (error) => options.logger?.warn?.(`${options.name}: ${error.message}`, { error });
   return client;
