@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseTagged, stringifyTagged } from '../../src/sessions/tagged-json.ts';
+
+const leaf = fc.oneof(
+  fc.string(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.uint8Array(),
+  fc.webUrl().map((href) => new URL(href)),
+  fc.date({ noInvalidDate: true }),
+);
+const value = fc.letrec((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    fc.array(tie('node')),
+    fc.dictionary(fc.oneof(fc.string(), fc.constant('$rxagent')), tie('node')),
+  ),
+})).node;
+
+describe('tagged JSON', () => {
+  it('round-trips any JSON value with bytes, URLs, dates, non-finite numbers and tag-like keys', () => {
+    fc.assert(
+      fc.property(value, (input) => {
+        expect(parseTagged(stringifyTagged(input))).toEqual(input);
+      }),
+    );
+  });
+
+  it('keeps text on one line, so session files split exactly', () => {
+    fc.assert(
+      fc.property(value, (input) => {
+        expect(stringifyTagged(input)).not.toContain('\n');
+      }),
+    );
+  });
+
+  it('leaves out undefined object members and stores undefined array items as null, as JSON does', () => {
+    expect(parseTagged(stringifyTagged({ a: undefined, b: [undefined, 1] }))).toEqual({ b: [null, 1] });
+  });
+
+  it('rejects values no store can keep with TypeError', () => {
+    expect(() => stringifyTagged({ f: () => 1 })).toThrow(TypeError);
+    expect(() => stringifyTagged(10n)).toThrow(TypeError);
+    expect(() => stringifyTagged(Symbol('s'))).toThrow(TypeError);
+  });
+});
