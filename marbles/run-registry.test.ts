@@ -1,4 +1,4 @@
-import { concat, map, timer } from 'rxjs';
+import { concat, map, Observable, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-event.ts';
 import { ReplayExpiredError, RunNotFoundError, TooManyRunsError } from '../src/core/index.ts';
@@ -76,6 +76,30 @@ describe('RunRegistry', () => {
       expectObservable(runs.attach(id)).toBe('-a-b|', { a: seq(1, events.a), b: seq(2, events.b) });
       expectSubscriptions(src.subscriptions).toBe('^---!');
       at(() => expect(runs.cancel(id)).toBe(false), 6);
+    });
+  });
+
+  it('ends a cancelled run as cancelled even when its source errors on the abort signal', () => {
+    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const runs = new RunRegistry({ createId: ids() });
+      const src = cold('-a-b-c-d|', events);
+      // Like agent.run(input, { signal }): aborting the signal errors the run.
+      const { id } = runs.start(
+        ({ signal }) =>
+          new Observable<AgentEvent>((subscriber) => {
+            const abort = () => subscriber.error(signal.reason);
+            signal.addEventListener('abort', abort);
+            const inner = src.subscribe(subscriber);
+            return () => {
+              signal.removeEventListener('abort', abort);
+              inner.unsubscribe();
+            };
+          }),
+      );
+      at(() => runs.cancel(id), 4);
+      expectObservable(runs.attach(id)).toBe('-a-b|', { a: seq(1, events.a), b: seq(2, events.b) });
+      expectSubscriptions(src.subscriptions).toBe('^---!');
+      at(() => expect(runs.status(id)).toBe('cancelled'), 5);
     });
   });
 

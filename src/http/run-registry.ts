@@ -167,8 +167,9 @@ export class RunRegistry {
   cancel(runId: string): boolean {
     const run = this.#runs.get(runId);
     if (run?.status !== 'running') return false;
-    run.controller.abort();
+    // Finished first: a source that errors on the abort (as agent.run does) is no longer heard.
     this.#finish(run, { type: 'cancelled' });
+    run.controller.abort();
     return true;
   }
 

@@ -1,0 +1,126 @@
+/**
+ * The web chat's HTTP server: one page, and the endpoints that start, watch, stop and answer runs.
+ *
+ *   POST /api/chat                      { message, sessionId } → 201 { runId }: starts a run
+ *   GET  /api/runs/:id                  the run's events as SSE; EventSource resumes with Last-Event-ID
+ *   POST /api/runs/:id/cancel           stops the run (a disconnect does not)
+ *   POST /api/runs/:id/approvals/:call  { approved } answers a pending approval
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, type ChatModel, defineTool, memorySessionStore } from 'rxagent';
+import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
+import { z } from 'zod';
+
+/** A running web chat. */
+export interface WebChat {
+  url: string;
+  runs: RunRegistry;
+  close(): Promise<void>;
+}
+
+/** The tool that needs a person's approval: it only pretends to send. */
+const sendEmail = defineTool({
+  name: 'send_email',
+  description: 'Sends an email.',
+  input: z.object({ to: z.string(), subject: z.string() }),
+  needsApproval: true,
+  execute: ({ to, subject }) => ({ sent: true, to, subject, id: `msg_${Date.now()}` }),
+});
+
+const page = new URL('./public/', import.meta.url);
+const assets: Record<string, string> = {
+  '/': 'index.html',
+  '/app.js': 'app.js',
+};
+const types: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+};
+
+/**
+ * Starts the web chat on 127.0.0.1.
+ * @param model the model the agent talks to
+ * @param port 0 picks a free port
+ */
+export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat> {
+  const agent = new Agent({
+    model,
+    tools: [sendEmail],
+    sessions: memorySessionStore(),
+    system: 'You are a helpful assistant. Use send_email when asked to email someone.',
+  });
+  const runs = new RunRegistry({ graceMs: 120_000, retainMs: 300_000 });
+
+  const routes = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const asset = assets[url.pathname];
+    if (req.method === 'GET' && asset) {
+      const body = await readFile(new URL(asset, page));
+      res.writeHead(200, { 'content-type': types[asset.split('.').pop()!]! }).end(body);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/api/chat') {
+      const { message, sessionId } = (await json(req)) as { message?: unknown; sessionId?: unknown };
+      if (typeof message !== 'string' || typeof sessionId !== 'string' || !/^[\w-]{1,64}$/.test(sessionId)) {
+        return send(res, 400, { error: { message: 'message and sessionId are required' } });
+      }
+      const { id } = runs.start(({ approve, signal }) => agent.run(message, { sessionId, approve, signal }));
+      return send(res, 201, { runId: id });
+    }
+    const match = /^\/api\/runs\/([\w-]+)(?:\/(cancel|approvals\/([\w-]+)))?$/.exec(url.pathname);
+    if (!match) return send(res, 404, { error: { message: 'Not found' } });
+    const [, runId = '', action, toolCallId] = match;
+    if (req.method === 'GET' && !action) {
+      const lastEventId = req.headers['last-event-id'];
+      const attached = runs.attach(runId, typeof lastEventId === 'string' ? { lastEventId } : {});
+      // Errors (unknown run, expired replay) are answered as JSON before the stream starts.
+      if (runs.status(runId) === undefined) return send(res, 404, runErrorAnswer(new Error('gone')).body);
+      writeSSE(attached, res, { retryMs: 500, heartbeatMs: 10_000 });
+      return;
+    }
+    if (req.method === 'POST' && action === 'cancel')
+      return send(res, 200, { cancelled: runs.cancel(runId) });
+    if (req.method === 'POST' && toolCallId) {
+      const { approved } = (await json(req)) as { approved?: unknown };
+      const decided = runs.decide(runId, toolCallId, approved === true);
+      return send(res, decided ? 200 : 409, { decided });
+    }
+    send(res, 405, { error: { message: 'Method not allowed' } });
+  };
+
+  const server = createServer((req, res) => {
+    routes(req, res).catch((error: unknown) => {
+      const { status, body } = runErrorAnswer(error);
+      if (!res.headersSent) send(res, status, body);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    runs,
+    close: () =>
+      new Promise<void>((resolve) => {
+        runs.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function json(req: IncomingMessage): Promise<unknown> {
+  let text = '';
+  for await (const part of req) text += String(part);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
