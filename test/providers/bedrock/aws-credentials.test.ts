@@ -122,6 +122,11 @@ describe('bedrock credentials', () => {
     const error = await awsCredentialsProvider(undefined, missing)().catch((e: unknown) => e);
     expect(InvalidRequestError.is(error)).toBe(true);
     expect((error as Error).message).toContain('install @aws-sdk/credential-providers');
+    const wrong = await awsCredentialsProvider(undefined, () => Promise.resolve({}))().catch(
+      (e: unknown) => e,
+    );
+    expect(InvalidRequestError.is(wrong)).toBe(true);
+    expect((wrong as Error).message).toContain('has no fromNodeProviderChain');
   });
 
   it('without the AWS packages Bedrock needs: InvalidRequestError naming every one', async () => {
