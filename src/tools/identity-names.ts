@@ -50,13 +50,13 @@ export const IDENTITY_ARGUMENT_NAMES: readonly string[] = Object.freeze([
   'authenticated_user',
 ]);
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[ -~]*$/; // printable ASCII, which NFKC leaves as it is
 const NOT_ALPHANUMERIC = /[^a-z0-9]/g;
 
 /** `userId`, `user_id`, `USER-ID` → `userid`. */
 export function canonicalArgumentName(name: string): string {
   // NFKC first, so full-width and other compatibility look-alikes ('ｕｓｅｒ＿ｉｄ') fold to ASCII;
-  // ASCII is unchanged by NFKC, and skipping it there keeps the per-key check of every call cheap.
+  // ASCII is unchanged by NFKC, and skipping it there keeps the per-key check of each call cheap.
   const folded = ASCII.test(name) ? name : name.normalize('NFKC');
   return folded.toLowerCase().replace(NOT_ALPHANUMERIC, '');
 }
