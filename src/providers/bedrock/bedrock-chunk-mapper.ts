@@ -5,7 +5,7 @@ import {
   type ProviderEvent,
   type Usage,
 } from '../../core/index.ts';
-import { type ChunkMapper, NO_EVENTS } from '../shared/index.ts';
+import { type ChunkMapper, NO_EVENTS, type ToolNameCodec } from '../shared/index.ts';
 import { bedrockException } from './bedrock-exception.ts';
 import type { BedrockReasoningBlock } from './bedrock-messages.ts';
 import type { EventStreamEvent } from './decode-event-stream.ts';
@@ -47,9 +47,11 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
  * everywhere in rxagent). The `finish` part is emitted when the body ends, after `metadata`;
  * without `messageStop` → `IncompleteStreamError`. Exception messages → typed errors. A reasoning
  * block's text and signature (or its redacted content) are kept, in order, in
- * `metadata.bedrock.reasoning`, so the turn can be sent back as it came.
+ * `metadata.bedrock.reasoning`, so the turn can be sent back as it came. Tool names are decoded
+ * with `toolNames`.
+ * @param toolNames the request's tool-name codec
  */
-export function createBedrockMapper(): ChunkMapper<EventStreamEvent> {
+export function createBedrockMapper(toolNames?: ToolNameCodec): ChunkMapper<EventStreamEvent> {
   const toolIndex = new Map<number, number>();
   let stopReason: string | undefined;
   let usage: Usage | undefined;
@@ -81,7 +83,7 @@ export function createBedrockMapper(): ChunkMapper<EventStreamEvent> {
               type: 'tool-call-delta',
               index: indexOf(block),
               ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}),
-              ...(toolUse.name ? { name: toolUse.name } : {}),
+              ...(toolUse.name ? { name: toolNames ? toolNames.decode(toolUse.name) : toolUse.name } : {}),
               argumentsDelta: '',
             },
           ];

@@ -1,5 +1,5 @@
 import { type ContentPart, type Message, RxAgentError, type ToolCall } from '../../core/index.ts';
-import { inlineMedia } from '../shared/index.ts';
+import { inlineMedia, type ToolNameCodec } from '../shared/index.ts';
 
 /** A Converse content block, as sent. */
 export type BedrockContentBlock = Record<string, unknown>;
@@ -36,16 +36,22 @@ const DOCUMENT_FORMATS: Readonly<Record<string, string>> = {
  * Converts messages to Converse `system` blocks and `messages`: system messages → `system`; tool
  * messages → `toolResult` blocks in a user message; assistant tool calls → `toolUse` blocks (after
  * the signed or redacted `reasoningContent` blocks kept in `metadata.bedrock.reasoning`); images → `image` bytes;
- * files → `document` blocks. Consecutive messages of one role are merged, as Converse requires
- * user and assistant turns to alternate.
+ * files → `document` blocks. A tool message's `isError` becomes `status: 'error'`; a message with
+ * `cache: true` is followed by a `cachePoint` block (in `system` for a system message).
+ * Consecutive messages of one role are merged, as Converse requires user and assistant turns to
+ * alternate. Tool names go through `toolNames`.
  */
-export function toBedrockMessages(messages: readonly Message[]): {
-  system: { text: string }[];
+export function toBedrockMessages(
+  messages: readonly Message[],
+  toolNames?: ToolNameCodec,
+): {
+  system: BedrockContentBlock[];
   messages: BedrockMessage[];
 } {
-  const system: { text: string }[] = [];
+  const system: BedrockContentBlock[] = [];
   const out: BedrockMessage[] = [];
-  const push = (role: BedrockMessage['role'], content: BedrockContentBlock[]) => {
+  const push = (role: BedrockMessage['role'], blocks: BedrockContentBlock[], cache?: boolean) => {
+    const content = cache === true && blocks.length > 0 ? [...blocks, CACHE_POINT] : blocks;
     const last = out.at(-1);
     if (last?.role === role) last.content.push(...content);
     else out.push({ role, content });
@@ -54,21 +60,36 @@ export function toBedrockMessages(messages: readonly Message[]): {
     switch (message.role) {
       case 'system':
         system.push({ text: textContent(message.content) });
+        if (message.cache === true) system.push(CACHE_POINT);
         break;
       case 'user':
-        push('user', blocksOf(message.content));
+        push('user', blocksOf(message.content), message.cache);
         break;
       case 'assistant':
-        push('assistant', [
-          ...reasoningBlocks(message),
-          ...blocksOf(message.content),
-          ...(message.toolCalls ?? []).map(toolUseBlock),
-        ]);
+        push(
+          'assistant',
+          [
+            ...reasoningBlocks(message),
+            ...blocksOf(message.content),
+            ...(message.toolCalls ?? []).map((call) => toolUseBlock(call, toolNames)),
+          ],
+          message.cache,
+        );
         break;
       case 'tool':
-        push('user', [
-          { toolResult: { toolUseId: message.toolCallId ?? '', content: blocksOf(message.content) } },
-        ]);
+        push(
+          'user',
+          [
+            {
+              toolResult: {
+                toolUseId: message.toolCallId ?? '',
+                content: blocksOf(message.content),
+                ...(message.isError === true ? { status: 'error' } : {}),
+              },
+            },
+          ],
+          message.cache,
+        );
         break;
       default:
         message.role satisfies never;
@@ -77,8 +98,12 @@ export function toBedrockMessages(messages: readonly Message[]): {
   return { system, messages: out };
 }
 
-function toolUseBlock(call: ToolCall): BedrockContentBlock {
-  return { toolUse: { toolUseId: call.id, name: call.name, input: call.arguments } };
+/** A prompt-cache breakpoint: everything before it is cached. */
+const CACHE_POINT: BedrockContentBlock = Object.freeze({ cachePoint: Object.freeze({ type: 'default' }) });
+
+function toolUseBlock(call: ToolCall, toolNames: ToolNameCodec | undefined): BedrockContentBlock {
+  const name = toolNames ? toolNames.encode(call.name) : call.name;
+  return { toolUse: { toolUseId: call.id, name, input: call.arguments } };
 }
 
 function reasoningBlocks(message: Message): BedrockContentBlock[] {
@@ -139,10 +164,10 @@ function blocksOf(content: string | readonly ContentPart[]): BedrockContentBlock
   return blocks;
 }
 
-/** Base64 bytes and media type of a part's `data` (plain or a data: URL) or `url` (a data: URL only). */
+/** Base64 bytes and media type of a part's `data` (bytes, plain or a data: URL) or `url` (a data: URL only). */
 function bytesOf(
-  data: string | undefined,
-  url: string | undefined,
+  data: string | Uint8Array | undefined,
+  url: string | URL | undefined,
   mediaType = '',
 ): { bytes: string; mediaType: string } {
   const inline = inlineMedia({

@@ -1,11 +1,17 @@
 import type { ChatRequest } from '../../core/index.ts';
-import { type BedrockMessage, toBedrockMessages } from './bedrock-messages.ts';
+import {
+  BEDROCK_TOOL_NAME_RULE,
+  requestToolNames,
+  responseJsonSchema,
+  type ToolNameCodec,
+} from '../shared/index.ts';
+import { type BedrockContentBlock, type BedrockMessage, toBedrockMessages } from './bedrock-messages.ts';
 
 /** The Converse request body (everything but the model id, which is in the URL). */
 export interface ConverseBody {
   messages: BedrockMessage[];
-  system?: { text: string }[];
-  inferenceConfig?: { maxTokens?: number; temperature?: number; stopSequences?: string[] };
+  system?: BedrockContentBlock[];
+  inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
   toolConfig?: {
     tools: { toolSpec: { name: string; description: string; inputSchema: { json: unknown } } }[];
     toolChoice?: { any: Record<string, never> } | { tool: { name: string } };
@@ -28,37 +34,49 @@ const TOP_LEVEL = new Set([
 
 /**
  * Builds a Converse(-Stream) body. `system` (and system messages) → `system` blocks;
- * `maxOutputTokens` / `temperature` / `stop` → `inferenceConfig` (`maxTokens`, `temperature`,
- * `stopSequences`); tools → `toolConfig.tools[].toolSpec` with `inputSchema.json`; `toolChoice`
+ * `maxOutputTokens` / `temperature` / `topP` / `stop` → `inferenceConfig` (`maxTokens`,
+ * `temperature`, `topP`, `stopSequences`); `topK`, `seed` and the penalties have no Converse
+ * field and are ignored (each model family names them differently: pass them in
+ * `providerOptions.bedrock`, e.g. `{ top_k: 40 }` for Claude); tools →
+ * `toolConfig.tools[].toolSpec` with `inputSchema.json` (names Converse refuses encoded); `toolChoice`
  * `'required'` → `{ any: {} }`, `{ name }` → `{ tool: { name } }`, `'auto'` → Converse's default,
  * `'none'` → no tools (kept, unforced, only when the history holds tool blocks, which Converse
  * requires). `providerOptions`: the top-level Converse fields (`guardrailConfig`,
  * `performanceConfig`, `requestMetadata`, `additionalModelResponseFieldPaths`, … and
  * `inferenceConfig`, merged) pass as they are; every other key goes into
  * `additionalModelRequestFields` (e.g. `{ thinking: { type: 'enabled', budget_tokens: 2048 } }` or
- * `{ top_k: 40 }`). `responseFormat` has no Converse field: it becomes a system instruction.
+ * `{ top_k: 40 }`). `responseFormat` has no Converse field: it becomes a system instruction
+ * (with the JSON Schema, a Standard Schema converted).
+ * @param wire `providerOptions.bedrock`
  * @param defaults the model's `additionalModelRequestFields`, overridden per request.
+ * @param toolNames the request's tool-name codec, shared with the stream mapper
  */
 export function buildConverseRequest(
   request: ChatRequest,
   wire: Record<string, unknown> = {},
   defaults: Record<string, unknown> = {},
+  toolNames: ToolNameCodec = requestToolNames(request, BEDROCK_TOOL_NAME_RULE),
 ): ConverseBody {
   const converted =
     typeof request.messages === 'string'
       ? { system: [], messages: [{ role: 'user' as const, content: [{ text: request.messages }] }] }
-      : toBedrockMessages(request.messages);
-  const system = [...(request.system ? [{ text: request.system }] : []), ...converted.system];
+      : toBedrockMessages(request.messages, toolNames);
+  const system: BedrockContentBlock[] = [
+    ...(request.system ? [{ text: request.system }] : []),
+    ...converted.system,
+  ];
   const format = request.responseFormat;
   if (format?.type === 'json') {
-    const schema = format.schema ? ` matching this JSON Schema: ${JSON.stringify(format.schema)}` : '';
+    const json = responseJsonSchema(format, 'bedrock');
+    const schema = json ? ` matching this JSON Schema: ${JSON.stringify(json)}` : '';
     system.push({ text: `Answer with a single JSON value and nothing else${schema}.` });
   }
 
   const inferenceConfig = {
     ...(request.maxOutputTokens === undefined ? {} : { maxTokens: request.maxOutputTokens }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-    ...(request.stop && request.stop.length > 0 ? { stopSequences: request.stop } : {}),
+    ...(request.topP === undefined ? {} : { topP: request.topP }),
+    ...(request.stop && request.stop.length > 0 ? { stopSequences: [...request.stop] } : {}),
     ...(isRecord(wire.inferenceConfig) ? wire.inferenceConfig : {}),
   };
   const additional: Record<string, unknown> = { ...defaults };
@@ -70,7 +88,7 @@ export function buildConverseRequest(
   if (isRecord(wire.additionalModelRequestFields))
     Object.assign(additional, wire.additionalModelRequestFields);
 
-  const toolConfig = toolConfigOf(request, converted.messages);
+  const toolConfig = toolConfigOf(request, converted.messages, toolNames);
   return {
     messages: converted.messages,
     ...(system.length > 0 ? { system } : {}),
@@ -81,7 +99,11 @@ export function buildConverseRequest(
   };
 }
 
-function toolConfigOf(request: ChatRequest, messages: readonly BedrockMessage[]): ConverseBody['toolConfig'] {
+function toolConfigOf(
+  request: ChatRequest,
+  messages: readonly BedrockMessage[],
+  toolNames: ToolNameCodec,
+): ConverseBody['toolConfig'] {
   const tools = request.tools ?? [];
   if (tools.length === 0) return undefined;
   const choice = request.toolChoice;
@@ -91,10 +113,14 @@ function toolConfigOf(request: ChatRequest, messages: readonly BedrockMessage[])
   }
   return {
     tools: tools.map((tool) => ({
-      toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.parameters } },
+      toolSpec: {
+        name: toolNames.encode(tool.name),
+        description: tool.description,
+        inputSchema: { json: tool.parameters },
+      },
     })),
     ...(choice === 'required' ? { toolChoice: { any: {} } } : {}),
-    ...(typeof choice === 'object' ? { toolChoice: { tool: { name: choice.name } } } : {}),
+    ...(typeof choice === 'object' ? { toolChoice: { tool: { name: toolNames.encode(choice.name) } } } : {}),
   };
 }
 

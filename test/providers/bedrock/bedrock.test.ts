@@ -396,8 +396,11 @@ describe('bedrock()', () => {
       tools: [{ name: 'get_time', description: 'Time', parameters: { type: 'object' } }],
       toolChoice: 'required',
       providerOptions: {
-        thinking: { type: 'enabled', budget_tokens: 1024 },
-        guardrailConfig: { guardrailIdentifier: 'g1', guardrailVersion: '1' },
+        bedrock: {
+          thinking: { type: 'enabled', budget_tokens: 1024 },
+          guardrailConfig: { guardrailIdentifier: 'g1', guardrailVersion: '1' },
+        },
+        anthropic: { thinking: { budgetTokens: 4096 } },
       },
     });
     expect(server.requests[0]?.json).toEqual({
