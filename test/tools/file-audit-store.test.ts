@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -358,6 +358,27 @@ describe('fileAuditStore: one writer per file', () => {
     await store.append(record(2));
     await store.close?.();
     expect(await verifyAuditLog(path, { key: 'test-key' })).toMatchObject({ ok: true, entries: 2 });
+  });
+
+  it('treats a fresh empty lock file as held, and an old one (its writer died mid-create) as stale', async () => {
+    await mkdir(join(dir, 'logs'));
+    await writeFile(`${path}.lock`, '');
+    expect(() => fileAuditStore({ path })).toThrow(AuditLogLockedError);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${path}.lock`, old, old);
+    const store = fileAuditStore({ path });
+    expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    await store.close?.();
+    await expect(readFile(`${path}.lock`)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('takes over a lock left with its own pid by an earlier process (a reused pid)', async () => {
+    await mkdir(join(dir, 'logs'));
+    await writeFile(`${path}.lock`, `${process.pid}\n`);
+    const store = fileAuditStore({ path });
+    await store.append(record(1));
+    await store.close?.();
+    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 1 });
   });
 
   it('leaves the started record when the process dies during execute', async () => {
