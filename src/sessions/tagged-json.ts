@@ -8,8 +8,11 @@ function toBase64(bytes: Uint8Array): string {
 
 function tagged(value: unknown): Json {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
-  if (typeof value === 'number')
+  if (typeof value === 'number') {
+    // JSON writes -0 as 0 and cannot write NaN or ±Infinity: those are tagged.
+    if (Object.is(value, -0)) return { [TAG]: 'number', value: '-0' };
     return Number.isFinite(value) ? value : { [TAG]: 'number', value: String(value) };
+  }
   if (value instanceof Uint8Array) return { [TAG]: 'bytes', base64: toBase64(value) };
   if (value instanceof URL) return { [TAG]: 'url', href: value.href };
   if (value instanceof Date) return { [TAG]: 'date', iso: value.toISOString() };
@@ -52,7 +55,7 @@ function untaggedObject(value: { [key: string]: Json }): Record<string, unknown>
 
 /**
  * JSON text for any value a message or session metadata may hold, with `Uint8Array`, `URL`,
- * `Date` and non-finite numbers kept as tagged objects so `parseTagged` restores them exactly.
+ * `Date`, `-0` and non-finite numbers kept as tagged objects so `parseTagged` restores them exactly.
  * Object keys whose value is `undefined` are left out, as `JSON.stringify` does.
  * @example parseTagged(stringifyTagged({ data: new Uint8Array([1]) })) // { data: Uint8Array [1] }
  */

@@ -37,6 +37,17 @@ describe('tagged JSON', () => {
     );
   });
 
+  it('keeps -0, NaN and the infinities (found by the property above: JSON turns -0 into 0)', () => {
+    expect(parseTagged(stringifyTagged([-0, NaN, Infinity, -Infinity, 0]))).toEqual([
+      -0,
+      NaN,
+      Infinity,
+      -Infinity,
+      0,
+    ]);
+    expect(Object.is((parseTagged(stringifyTagged({ z: -0 })) as { z: number }).z, -0)).toBe(true);
+  });
+
   it('leaves out undefined object members and stores undefined array items as null, as JSON does', () => {
     expect(parseTagged(stringifyTagged({ a: undefined, b: [undefined, 1] }))).toEqual({ b: [null, 1] });
   });
