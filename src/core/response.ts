@@ -12,6 +12,8 @@ export interface ChatResponse {
   /** Reasoning text, when the model streamed any. */
   reasoning?: string;
   toolCalls: ToolCall[];
+  /** With `responseFormat`: the parsed JSON reply, validated when a Standard Schema was given. */
+  object?: unknown;
   finishReason: FinishReason;
   /** The finish reason exactly as the provider sent it. */
   rawFinishReason?: string;

@@ -6,13 +6,14 @@ import type {
   ModelCapabilities,
   StreamEvent,
 } from '../../core/index.ts';
-import { cancelOnAbort, collectResponse } from '../../operators/index.ts';
+import { cancelOnAbort, collectResponse, parseStructuredOutput } from '../../operators/index.ts';
 
 /**
  * A `ChatModel` from its stream function. `CallOptions` reach the stream function; their `signal`
  * is applied here for every provider: aborting unsubscribes (the request is aborted) and errors the
  * stream with the signal's reason, an already-aborted signal sends nothing. `complete()` is
- * `lastValueFrom` over that stream, so it rejects with the reason.
+ * `lastValueFrom` over that stream, so it rejects with the reason. A request with `responseFormat`
+ * gets `response.object` (`parseStructuredOutput`).
  * @example createChatModel({ provider: 'echo', modelId: 'e1', capabilities, stream: (req, call) => events$ })
  */
 export function createChatModel(init: {
@@ -22,7 +23,7 @@ export function createChatModel(init: {
   stream: (request: ChatRequest, options?: CallOptions) => Observable<StreamEvent>;
 }): ChatModel {
   const stream = (request: ChatRequest, options?: CallOptions): Observable<StreamEvent> => {
-    const events = init.stream(request, options);
+    const events = init.stream(request, options).pipe(parseStructuredOutput(request.responseFormat));
     return options?.signal ? events.pipe(cancelOnAbort(options.signal)) : events;
   };
   return Object.freeze({

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { assistant, toolMessage, user } from '../../../src/core/index.ts';
+import { assistant, StructuredOutputError, toolMessage, user } from '../../../src/core/index.ts';
 import { azureOpenAI, openai, openaiCompatible } from '../../../src/providers/openai/index.ts';
 import { openAIChunkMapper } from '../../../src/providers/openai/map-openai-chunk.ts';
 import { isStrictCompatible } from '../../../src/providers/openai/openai-response-format.ts';
@@ -215,6 +215,32 @@ describe('tool names the wire refuses', () => {
       expect(
         (local.requests[0]?.json as { tools: { function: { name: string } }[] }).tools[0]?.function.name,
       ).toBe(wireName);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('structured output through a real stream', () => {
+  const sse = (text: string) =>
+    `data: ${JSON.stringify({ choices: [{ delta: { content: text } }] })}\n\n` +
+    'data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+
+  it('response.object is the reply validated by the zod schema; a mismatch is a StructuredOutputError', async () => {
+    const replies = ['{"city":"Oslo","tempC":"warm"}', '{"city":"Oslo","tempC":7}'];
+    const local = await startTranscriptServer(() => ({ chunks: [sse(replies.pop() as string)] }));
+    try {
+      const model = openai('gpt-4o', { apiKey: 'k', baseURL: local.url, retry: false });
+      const responseFormat = {
+        type: 'json' as const,
+        schema: z.object({ city: z.string(), tempC: z.number() }),
+      };
+      const good = await model.complete({ messages: 'weather', responseFormat });
+      expect(good.object).toEqual({ city: 'Oslo', tempC: 7 });
+      expect(JSON.stringify(local.requests[0]?.json)).not.toContain('_zod');
+      const bad = model.complete({ messages: 'weather', responseFormat });
+      await expect(bad).rejects.toBeInstanceOf(StructuredOutputError);
+      await expect(bad).rejects.toMatchObject({ text: '{"city":"Oslo","tempC":"warm"}' });
     } finally {
       await local.close();
     }
