@@ -49,7 +49,7 @@ function method<F>(owner: object, value: F): F {
  * checked, its parameters copied, made strict (`strictJsonSchema`: unknown fields refused at every
  * depth) and frozen, its dialect settled, its hooks bound. Throws `InvalidToolNameError` or
  * `InvalidToolSchemaError` for what cannot be made strict, a `TypeError` for a tool without
- * `execute` or `description`.
+ * `execute` or `description`, or whose `needsApproval` is neither a boolean nor a function.
  * @example registry.register(strictTool({ name: 'ping', description: 'Ping.', parameters, validator: undefined, execute }))
  */
 export function strictTool(tool: ToolLike): AnyTool {
@@ -60,6 +60,9 @@ export function strictTool(tool: ToolLike): AnyTool {
   if (typeof tool.execute !== 'function') throw new TypeError(`Tool ${tool.name} has no execute function`);
   if (typeof tool.description !== 'string')
     throw new TypeError(`Tool ${tool.name} has no description (a string)`);
+  const approval: unknown = tool.needsApproval;
+  if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function')
+    throw new TypeError(`Tool ${tool.name}: needsApproval must be a boolean or a function`);
   const schema = jsonCopy(tool.name, tool.parameters);
   const dialect = dialectOf(tool.name, schema, tool.dialect);
   const strict: AnyTool = Object.freeze({
