@@ -17,13 +17,19 @@ export interface Session {
 export interface AppendOptions {
   /** The version the caller read; a different current version raises `SessionConflictError`. */
   expectedVersion?: number;
-  /** Merged (shallowly) into the session's metadata with the same version check. */
+  /** Merged (shallowly) into the session's metadata with the same version check; a key set to `undefined` is removed. */
   metadata?: Record<string, unknown>;
 }
 
 /**
- * Where conversations live. Every implementation passes the same contract suite: an append is
- * atomic, a stale `expectedVersion` is a `SessionConflictError`, and messages round-trip exactly.
+ * Where conversations live. Every implementation passes the same contract suite
+ * (`test/sessions/session-store-contract.ts`): an append is atomic, a stale `expectedVersion` is a
+ * `SessionConflictError`, and messages round-trip exactly (restored frozen, as `message()` makes
+ * them). Ids are 1–128 characters of `A–Z a–z 0–9 _ -` (else `InvalidSessionIdError`, before any
+ * I/O); a backend failure is a `SessionStoreError`, and an append that raised one was never
+ * acknowledged (it took effect whole or not at all).
+ * Implementations: `memorySessionStore`, `fileSessionStore` (`rxagent`), `redisSessionStore`
+ * (`rxagent/redis`), `postgresSessionStore` (`rxagent/postgres`), `mysqlSessionStore` (`rxagent/mysql`).
  */
 export interface SessionStore {
   /** The session, or `null` when it does not exist (or has expired). */
@@ -31,6 +37,6 @@ export interface SessionStore {
   /** Appends atomically (creating the session when needed) and returns it at its new version. */
   append(id: string, messages: readonly Message[], options?: AppendOptions): Promise<Session>;
   delete(id: string): Promise<void>;
-  /** Deletes sessions not updated for `olderThanMs`; returns how many. */
+  /** Deletes sessions not updated for more than `olderThanMs` (and those past the store's TTL); returns how many. */
   prune(olderThanMs: number): Promise<number>;
 }
