@@ -11,6 +11,7 @@ import {
   timer,
 } from 'rxjs';
 import {
+  type CallOptions,
   type ChatModel,
   type ChatRequest,
   type ModelCapabilities,
@@ -49,7 +50,7 @@ export interface ScriptedModel extends ChatModel {
 /**
  * A `ChatModel` that replays scripted turns: the n-th `stream()` subscription plays the n-th turn,
  * ending with a real `stream-completed` (text, tool calls, usage, timing, cost), as a provider's
- * stream would; `providerOptions.emitToolCallDeltas` is honoured. A turn is a spec
+ * stream would; `CallOptions.emitToolCallDeltas` is honoured. A turn is a spec
  * (`{ text, toolCalls, finishReason, usage, error }`), a list of events, or a function of the
  * request. Cold; running out of turns errors with an `RxAgentError` (code `script_exhausted`).
  * @param turns the turns, in order
@@ -74,7 +75,7 @@ export function scriptedModel(
       ? from(events).pipe(concatMap((event) => timer(delayMs, scheduler).pipe(map(() => event))))
       : from(events);
 
-  const stream = (request: ChatRequest): Observable<StreamEvent> =>
+  const stream = (request: ChatRequest, call?: CallOptions): Observable<StreamEvent> =>
     defer(() => {
       const index = requests.length;
       requests.push(request);
@@ -99,7 +100,7 @@ export function scriptedModel(
             )
           : play(turn.events);
       return events.pipe(
-        accumulateToolCalls({ emitDeltas: request.providerOptions?.emitToolCallDeltas === true }),
+        accumulateToolCalls({ emitDeltas: call?.emitToolCallDeltas === true }),
         completeResponse({ provider, model: modelId, ...(options.price ? { price: options.price } : {}) }),
       );
     });

@@ -71,9 +71,7 @@ describe('scriptedModel', () => {
       'tool-calls-ready',
       'stream-completed',
     ]);
-    const withDeltas = await run(
-      model.stream({ messages: 'x', providerOptions: { emitToolCallDeltas: true } }),
-    );
+    const withDeltas = await run(model.stream({ messages: 'x' }, { emitToolCallDeltas: true }));
     expect(types(withDeltas)).toEqual([
       'tool-call-delta',
       'tool-call-delta',

@@ -1,19 +1,24 @@
 export { type ChunkMapper, NO_EVENTS } from './chunk-mapper.ts';
 export { createChatModel } from './create-chat-model.ts';
 export { decodeChunks } from './decode-chunks.ts';
-export { inlineMedia, sniffImageType } from './inline-media.ts';
+export { base64Of, inlineMedia, sniffImageType, urlOf } from './inline-media.ts';
 export { mapChunks } from './map-chunks.ts';
 export { parseEventJson } from './parse-event-json.ts';
-export {
-  DEFAULT_IDLE_TIMEOUT_MS,
-  env,
-  type ProviderOptions,
-  splitProviderOptions,
-  trimSlash,
-} from './provider-options.ts';
+export { DEFAULT_IDLE_TIMEOUT_MS, env, type ProviderOptions, trimSlash } from './provider-options.ts';
+export { providerOptionsOf } from './provider-options-of.ts';
 export {
   type ChunkDecoding,
   type ProviderStreamBase,
   type ProviderStreamConfig,
   providerStream,
 } from './provider-stream.ts';
+export { responseJsonSchema } from './response-json-schema.ts';
+export {
+  BEDROCK_TOOL_NAME_RULE,
+  DEFAULT_TOOL_NAME_RULE,
+  requestToolNames,
+  type ToolNameCodec,
+  type ToolNameRule,
+  toolNameCodec,
+  WIRE_TOOL_NAME,
+} from './tool-name-codec.ts';

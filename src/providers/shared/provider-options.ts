@@ -35,19 +35,3 @@ export const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 export function env(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
 }
-
-/**
- * Splits `ChatRequest.providerOptions` into rxagent's own switches and what goes on the wire.
- * @example splitProviderOptions({ emitToolCallDeltas: true, seed: 1 }) // → { emitToolCallDeltas: true, wire: { seed: 1 } }
- */
-export function splitProviderOptions(options: Record<string, unknown> | undefined): {
-  emitToolCallDeltas: boolean | undefined;
-  wire: Record<string, unknown>;
-} {
-  if (!options) return { emitToolCallDeltas: undefined, wire: {} };
-  const { emitToolCallDeltas, ...wire } = options;
-  return {
-    emitToolCallDeltas: typeof emitToolCallDeltas === 'boolean' ? emitToolCallDeltas : undefined,
-    wire,
-  };
-}
