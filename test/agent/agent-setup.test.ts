@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, type AgentExtension, type AnyTool, defineTool, memorySessionStore } from '../../src/index.ts';
+import {
+  Agent,
+  type AgentExtension,
+  type AnyTool,
+  defineTool,
+  memoryResponseCache,
+  memorySessionStore,
+} from '../../src/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
 
 const named = (name: string) =>
@@ -63,6 +70,40 @@ describe('Agent.builder() and Agent.create()', () => {
     expect(offered(model, 0)).toEqual(['alpha', 'gamma', 'delta']);
     expect((await sessions.get('s'))?.messages).toHaveLength(4);
     expect(agent.options.maxSteps).toBe(2);
+  });
+
+  it('every builder method sets its option', () => {
+    const sessions = memorySessionStore();
+    const approve = () => true;
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const agent = Agent.builder()
+      .model(scriptedModel([]))
+      .name('bot')
+      .budgets({ maxToolCalls: 9, maxInvalidToolCalls: 2, maxRepeatedToolCalls: 1 })
+      .toolConcurrency(2)
+      .stepRetries(0)
+      .temperature(0)
+      .sessions(sessions, { onConflict: 'rebase', persistPartialRuns: true })
+      .responseCache(memoryResponseCache(), 1000)
+      .approve(approve, 500)
+      .observe({ logger })
+      .build();
+    expect(agent.options).toMatchObject({
+      name: 'bot',
+      maxToolCalls: 9,
+      maxInvalidToolCalls: 2,
+      maxRepeatedToolCalls: 1,
+      toolConcurrency: 2,
+      stepRetries: 0,
+      temperature: 0,
+      sessions,
+      onConflict: 'rebase',
+      persistPartialRuns: true,
+      responseCacheTtlMs: 1000,
+      approve,
+      approvalTimeoutMs: 500,
+      logger,
+    });
   });
 
   it('build() without a model is a TypeError', () => {

@@ -8,6 +8,7 @@ import {
   memorySessionStore,
   NetworkError,
   SessionConflictError,
+  SessionStoreError,
   ToolRegistry,
   user,
 } from '../../src/index.ts';
@@ -66,6 +67,16 @@ describe('cancellation', () => {
     controller.abort(reason);
     await expect(chat).rejects.toBe(reason);
     expect(signals[0]?.aborted).toBe(true);
+  });
+});
+
+describe('an already aborted signal', () => {
+  it('rejects at once with its reason; nothing is sent', async () => {
+    const model = scriptedModel([{ text: 'unused' }]);
+    const reason = new Error('too late');
+    const agent = new Agent({ model });
+    await expect(agent.chat('x', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(model.requests).toHaveLength(0);
   });
 });
 
@@ -214,6 +225,31 @@ describe('sessions', () => {
         expect(session?.version).toBe(2);
       }
     }
+  });
+
+  it('rebasing stops at an error that is not a conflict, and says so', async () => {
+    const inner = memorySessionStore();
+    let appends = 0;
+    const failing = new SessionStoreError('memory', 'append', { message: 'the store is down' });
+    const store = {
+      ...inner,
+      get: (id: string) => inner.get(id),
+      append: (...args: Parameters<typeof inner.append>) => {
+        appends += 1;
+        // the other writer's append, then the run's stale one (a conflict), then the store fails
+        return appends <= 2 ? inner.append(...args) : Promise.reject(failing);
+      },
+    };
+    const model = scriptedModel([
+      () => {
+        void store.append('s', [user('elsewhere')]);
+        return { text: 'reply' };
+      },
+    ]);
+    const agent = new Agent({ model, sessions: store, onConflict: 'rebase' });
+    await expect(agent.chat('mine', { sessionId: 's' })).rejects.toBe(failing);
+    expect((await inner.get('s'))?.messages.map((m) => m.content)).toEqual(['elsewhere']);
+    expect(appends).toBe(3);
   });
 
   it('a sessionId without a store is refused: nothing would be kept', async () => {
