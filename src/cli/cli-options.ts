@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error.ts';
+
+/** What `rxagent chat` was asked to do. */
+export interface CliOptions {
+  provider: string;
+  model: string | undefined;
+  system: string | undefined;
+  baseURL: string | undefined;
+  mcpConfig: string | undefined;
+  session: string | undefined;
+  demo: boolean;
+  help: boolean;
+}
+
+/** The usage text. */
+export const USAGE = `Usage: rxagent chat [options]
+
+  --provider <name>     openai (default), anthropic, gemini, ollama
+  --model <id>          the model (each provider has a default)
+  --system <text>       the system prompt
+  --base-url <url>      the provider's base URL (an OpenAI-compatible server, a proxy)
+  --mcp-config <file>   MCP servers whose tools the agent may use: {"mcpServers": {...}}
+  --session <id>        keep the conversation in ~/.rxagent/sessions (RXAGENT_HOME overrides)
+  --demo                a bundled offline model, no key needed
+  -h, --help            this text
+
+Ctrl-C stops the current reply; Ctrl-C again (or Ctrl-D) quits.`;
+
+/**
+ * Reads the command line (without `node` and the script).
+ * @throws CliError for an unknown command or option
+ */
+export function parseCliOptions(argv: readonly string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        system: { type: 'string' },
+        'base-url': { type: 'string' },
+        'mcp-config': { type: 'string' },
+        session: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [command = 'chat', ...rest] = positionals;
+  if (!values.help && (command !== 'chat' || rest.length > 0)) {
+    throw new CliError(`unknown command "${[command, ...rest].join(' ')}" (try: rxagent chat --help)`);
+  }
+  return {
+    provider: values.provider ?? 'openai',
+    model: values.model,
+    system: values.system,
+    baseURL: values['base-url'],
+    mcpConfig: values['mcp-config'],
+    session: values.session,
+    demo: values.demo,
+    help: values.help,
+  };
+}

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+
+/** A program running in a detached tmux pane (a real pseudo-terminal), on a private tmux server. */
+export interface TmuxPane {
+  /** Types keys (tmux send-keys syntax: 'C-c', 'Enter', or literal text with `literal`). */
+  send(keys: string, options?: { literal?: boolean }): void;
+  /** The pane's visible text and scrollback. */
+  text(): string;
+  /** Resolves when the pane's text matches; rejects with the text after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  kill(): void;
+}
+
+/** Starts `command` (a shell command line) in a new tmux session. */
+export function startTmux(name: string, command: string): TmuxPane {
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
+  tmux('new-session', '-d', '-s', 'main', '-x', '160', '-y', '50', command);
+  tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
+  const text = () => tmux('capture-pane', '-t', 'main', '-p', '-S', '-500');
+  return {
+    send: (keys, options = {}) =>
+      void tmux('send-keys', '-t', 'main', ...(options.literal ? ['-l'] : []), keys),
+    text,
+    async waitFor(pattern, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const current = text();
+        if (pattern.test(current)) return current;
+        if (Date.now() > deadline) throw new Error(`pane never matched ${pattern}:\n${current}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    kill() {
+      try {
+        tmux('kill-server');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
