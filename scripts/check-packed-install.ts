@@ -71,7 +71,24 @@ try {
     console.log(results.join('\\n'));
   `;
   await writeFile(join(project, 'probe.mjs'), probe);
-  process.stdout.write(execFileSync(process.execPath, ['probe.mjs'], { cwd: project, encoding: 'utf8' }));
+  const report = execFileSync(process.execPath, ['probe.mjs'], { cwd: project, encoding: 'utf8' });
+  process.stdout.write(report);
+
+  // A strict TypeScript consumer (no skipLibCheck) sees the types of every subpath that imports
+  // without an optional peer: none of them may reach an uninstalled package's types.
+  const typed = subpaths.filter((subpath) => !report.includes(`rxagent${subpath.slice(1)}: needs`));
+  await writeFile(
+    join(project, 'consumer.ts'),
+    typed.map((subpath, i) => `import * as m${i} from 'rxagent${subpath.slice(1)}';\nvoid m${i};\n`).join(''),
+  );
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const tscArgs = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2023'];
+  const types = ['--typeRoots', join(root, 'node_modules', '@types'), '--types', 'node'];
+  execFileSync(process.execPath, [tsc, ...tscArgs, ...types, 'consumer.ts'], {
+    cwd: project,
+    stdio: 'inherit',
+  });
+  console.log(`types of ${typed.length} subpaths check in a strict consumer without skipLibCheck`);
   console.log('check:packed: ok');
 } finally {
   await rm(work, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import { InvalidRequestError } from '../../core/index.ts';
 import { env } from '../shared/index.ts';
-import type { ImportModule } from './load-aws-modules.ts';
 
 /** AWS credentials for SigV4 signing. */
 export interface AwsCredentials {
@@ -16,6 +15,9 @@ export type AwsCredentialsInput = AwsCredentials | (() => AwsCredentials | Promi
 export const AWS_CREDENTIAL_PROVIDERS = '@aws-sdk/credential-providers';
 
 type CredentialsProvider = () => Promise<AwsCredentials>;
+
+/** How the chain's package is imported; a parameter only so a test can make it missing. */
+type ImportModule = (specifier: string) => Promise<unknown>;
 
 const importModule: ImportModule = (specifier) => import(specifier);
 
