@@ -40,7 +40,12 @@ export const geminiFixture: ContractFixture = {
             {
               name: 'get_weather',
               description: 'Current weather for a city.',
-              parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+              parametersJsonSchema: {
+                type: 'object',
+                properties: { city: { type: 'string' } },
+                required: ['city'],
+                additionalProperties: false,
+              },
             },
           ],
         },
