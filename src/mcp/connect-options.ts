@@ -6,10 +6,13 @@ import type {
   OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 
-/** Receives what an MCP connection has to say besides protocol: server stderr, restarts, errors. */
+/**
+ * Receives what an MCP connection has to say besides protocol: server stderr (debug), restarts and
+ * errors (warn). Pino-compatible, like the agent's logger: `(fields, message)`.
+ */
 export interface McpLogger {
-  debug?(message: string, data?: Record<string, unknown>): void;
-  warn?(message: string, data?: Record<string, unknown>): void;
+  debug?(fields: object, message?: string): void;
+  warn?(fields: object, message?: string): void;
 }
 
 /** How a crashed stdio server is restarted. */

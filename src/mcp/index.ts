@@ -23,3 +23,6 @@ export {
   serveMcp,
 } from './serve-mcp.ts';
 export type { McpListNotifier } from './list-notifier.ts';
+export { type McpConfig, type McpServerConfig, parseMcpConfig } from './mcp-config.ts';
+export { McpHub, type McpHubOptions } from './mcp-hub.ts';
+export { prefixedToolName } from './prefixed-tool-name.ts';

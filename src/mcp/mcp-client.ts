@@ -185,7 +185,7 @@ export class McpClient {
       return;
     }
     this.#status$.next('restarting');
-    this.#options.logger?.warn?.(`${this.name}: server exited; restarting`, { server: this.name });
+    this.#options.logger?.warn?.({ server: this.name }, 'MCP server exited; restarting');
     this.#stopRestart = superviseRestart(restart ?? {}, () => this.#open(), {
       restarted: (next) => {
         this.#connection = next;
@@ -194,7 +194,7 @@ export class McpClient {
       },
       gaveUp: (error) => {
         this.#status$.next('failed');
-        this.#options.logger?.warn?.(`${this.name}: restart failed`, { server: this.name, error });
+        this.#options.logger?.warn?.({ server: this.name, error }, 'MCP server restart failed');
       },
     });
   }
@@ -202,7 +202,7 @@ export class McpClient {
   #onToolsChanged(): void {
     if (this.#tools$.value === undefined) return;
     this.listTools({ refresh: true }).catch((error: unknown) =>
-      this.#options.logger?.warn?.(`${this.name}: refreshing tools failed`, { error }),
+      this.#options.logger?.warn?.({ server: this.name, error }, 'MCP tools refresh failed'),
     );
   }
 

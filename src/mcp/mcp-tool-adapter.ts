@@ -4,6 +4,7 @@ import { type AnyTool, defineTool, type JsonSchemaObject } from '../tools/index.
 import type { McpCallOptions } from './call-tool.ts';
 import type { McpLogger } from './connect-options.ts';
 import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
+import { prefixedToolName } from './prefixed-tool-name.ts';
 import { resultForModel } from './result-for-model.ts';
 
 /** What an adapter needs of a client. */
@@ -44,10 +45,10 @@ function explain(server: string, tool: string, error: unknown): unknown {
  * call leaves the process; `execute` returns the call's Observable (progress, then the result text).
  * Throws what `defineTool` throws for a schema that cannot be made strict.
  */
-export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, prefix = ''): AnyTool {
+export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = info.name): AnyTool {
   const server = caller.name;
   return defineTool({
-    name: `${prefix}${info.name}`,
+    name,
     description: info.description ?? info.title ?? info.name,
     input: info.inputSchema as JsonSchemaObject,
     origin: 'mcp',
@@ -69,9 +70,9 @@ export function mcpToolAdapters(
   const adapters: AnyTool[] = [];
   for (const info of tools) {
     try {
-      adapters.push(mcpToolAdapter(caller, info, prefix));
+      adapters.push(mcpToolAdapter(caller, info, prefixedToolName(prefix, info.name)));
     } catch (error) {
-      logger?.warn?.(`${caller.name}: tool ${info.name} left out`, { server: caller.name, error });
+      logger?.warn?.({ server: caller.name, tool: info.name, error }, 'MCP tool left out');
     }
   }
   return adapters;

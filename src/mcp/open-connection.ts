@@ -31,7 +31,7 @@ function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks): Client {
   const client = new Client(options.clientInfo ?? { name: 'rxagent', version: '0.1.0' }, clientOptions);
   options.configure?.(client);
   client.onclose = () => hooks.onClosed();
-  client.onerror = (error) => options.logger?.warn?.(`${options.name}: ${error.message}`, { error });
+  client.onerror = (error) => options.logger?.warn?.({ server: options.name, error }, error.message);
   return client;
 }
 
@@ -76,7 +76,7 @@ export async function openConnection(
         ...(env ? { env } : {}),
         ...(cwd ? { cwd } : {}),
         ...(stderrBytes !== undefined ? { stderrBytes } : {}),
-        onStderr: (line) => logger?.debug?.(`${name} stderr: ${line}`, { server: name }),
+        onStderr: (line) => logger?.debug?.({ server: name, stderr: line }, 'MCP server stderr'),
       });
       return await attempt(options, hooks, transport);
     }
@@ -85,7 +85,7 @@ export async function openConnection(
     try {
       return await attempt(options, hooks, httpTransport(options, 'streamable-http'));
     } catch (error) {
-      options.logger?.debug?.(`${options.name}: Streamable HTTP failed, trying SSE`, { error });
+      options.logger?.debug?.({ server: options.name, error }, 'Streamable HTTP failed; trying SSE');
       return await attempt(options, hooks, httpTransport(options, 'sse'));
     }
   } catch (error) {
