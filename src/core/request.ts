@@ -48,9 +48,9 @@ export interface ChatRequest {
   tools?: readonly ToolSpec[];
   toolChoice?: ToolChoice;
   temperature?: number;
-  /** Nucleus sampling. */
+  /** Nucleus sampling (every provider). */
   topP?: number;
-  /** Top-k sampling (Anthropic, Gemini, Ollama, Bedrock through `additionalModelRequestFields`; not OpenAI). */
+  /** Top-k sampling (Anthropic, Gemini, Ollama; OpenAI and Bedrock ignore it: use `providerOptions.bedrock.top_k`). */
   topK?: number;
   /** A seed for repeatable sampling (OpenAI, Gemini, Ollama; others ignore it). */
   seed?: number;
@@ -59,7 +59,7 @@ export interface ChatRequest {
   /** OpenAI, Gemini, Ollama (`presence_penalty`); others ignore it. */
   presencePenalty?: number;
   maxOutputTokens?: number;
-  /** Stop sequences. */
+  /** Stop sequences (every provider; the array is copied, never sent by reference). */
   stop?: readonly string[];
   responseFormat?: ResponseFormat;
   providerOptions?: ProviderOptionsMap;
