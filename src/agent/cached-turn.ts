@@ -1,20 +1,22 @@
 import { catchError, concat, defer, from, ignoreElements, type Observable, of, switchMap, tap } from 'rxjs';
 import type { StreamEvent } from '../core/index.ts';
+import type { StepRestarted } from './agent-event.ts';
 import type { AgentLogger } from './agent-logger.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 /**
  * A turn served from `cache` when `key` is there (its events replayed as a stream); otherwise
- * `turn`, whose events are kept once it completes. A cache that fails is logged and bypassed.
+ * `turn`, whose events are kept once it completes. A `step-restarted` passes through and drops what
+ * was collected, so only the attempt that finished is kept. A cache that fails is logged and bypassed.
  */
 export function cachedTurn(
   cache: ResponseCache,
   key: string,
-  turn: Observable<StreamEvent>,
+  turn: Observable<StreamEvent | StepRestarted>,
   options: { ttlMs: number | undefined; logger: AgentLogger | undefined },
-): Observable<StreamEvent> {
+): Observable<StreamEvent | StepRestarted> {
   const miss = defer(() => {
-    const events: StreamEvent[] = [];
+    let events: StreamEvent[] = [];
     const store = defer(() => from(cache.set(key, events, options.ttlMs))).pipe(
       catchError((error: unknown) => {
         options.logger?.warn({ err: error, key }, 'response cache write failed');
@@ -22,14 +24,18 @@ export function cachedTurn(
       }),
       ignoreElements(),
     );
-    return concat(turn.pipe(tap((event) => events.push(event))), store);
+    const collect = tap((event: StreamEvent | StepRestarted) => {
+      if (event.type === 'step-restarted') events = [];
+      else events.push(event);
+    });
+    return concat(turn.pipe(collect), store);
   });
   return defer(() => from(cache.get(key))).pipe(
     catchError((error: unknown) => {
       options.logger?.warn({ err: error, key }, 'response cache read failed');
       return of(null);
     }),
-    switchMap((hit) => {
+    switchMap((hit): Observable<StreamEvent | StepRestarted> => {
       if (!hit) return miss;
       options.logger?.debug({ key }, 'response cache hit');
       return from(hit);

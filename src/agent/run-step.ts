@@ -65,11 +65,7 @@ function turnEvents(env: StepEnv, state: RunState, request: ChatRequest): Observ
   );
   if (!env.cache || !isCacheable(request)) return restartable;
   const key = responseCacheKey(env.model, request);
-  // Only a whole, successful turn is cached, so a restarted one is cached as its last attempt.
-  return cachedTurn(env.cache.store, key, restartable.pipe(filter((e) => e.type !== 'step-restarted')), {
-    ttlMs: env.cache.ttlMs,
-    logger: env.logger,
-  });
+  return cachedTurn(env.cache.store, key, restartable, { ttlMs: env.cache.ttlMs, logger: env.logger });
 }
 
 /** After the turn: run its tools (budgets permitting) and say whether another step follows. */

@@ -1,14 +1,4 @@
-import {
-  defer,
-  finalize,
-  map,
-  merge,
-  mergeMap,
-  type Observable,
-  Subject,
-  firstValueFrom,
-  from,
-} from 'rxjs';
+import { defer, finalize, map, merge, mergeMap, type Observable, Subject, firstValueFrom, from } from 'rxjs';
 import type { ToolCall } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';

@@ -1,7 +1,7 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, defineTool, memoryResponseCache, type ResponseCache } from '../../src/index.ts';
+import { Agent, defineTool, memoryResponseCache, NetworkError, type ResponseCache } from '../../src/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
 
 const echo = defineTool({
@@ -79,5 +79,27 @@ describe('response cache', () => {
     });
     expect((await agent.chat('x')).text).toBe('fine');
     expect(warnings).toEqual(['response cache read failed', 'response cache write failed']);
+  });
+});
+
+describe('response cache with a restarted step', () => {
+  it('passes step-restarted on and caches only the attempt that finished', async () => {
+    const cache = memoryResponseCache();
+    const model = scriptedModel([{ text: ['Hel'], error: new NetworkError('reset') }, { text: ['Hello'] }]);
+    const agent = new Agent({ model, temperature: 0, responseCache: cache });
+    const events = await lastValueFrom(agent.run('hi').pipe(toArray()));
+    expect(events.map((event) => (event.type === 'text-delta' ? event.text : event.type))).toEqual([
+      'step-started',
+      'Hel',
+      'step-restarted',
+      'Hello',
+      'step-completed',
+      'agent-completed',
+    ]);
+    const replayed = await lastValueFrom(agent.run('hi').pipe(toArray()));
+    expect(replayed.filter((event) => event.type === 'text-delta').map((event) => event.text)).toEqual([
+      'Hello',
+    ]);
+    expect(model.requests).toHaveLength(2);
   });
 });
