@@ -45,6 +45,8 @@ function strictNode(node: JsonSchemaObject, inPlace: boolean, root: boolean): Js
     sub.replace(copy, strictNode(sub.schema, !owning, false));
   }
   if (inPlace || union) return copy;
+  // `unevaluatedProperties: true` (or `{}`) opens an object as plainly as `additionalProperties: true`.
+  if (isOpen(copy.unevaluatedProperties)) delete copy.unevaluatedProperties;
   if (copy.unevaluatedProperties !== undefined || !isOpen(copy.additionalProperties)) return copy;
   const composed = inPlaceNames(node, new Set());
   // Pattern-named keys are declared too: a key matching no pattern is as unknown as an undeclared name.
@@ -72,7 +74,8 @@ function strictNode(node: JsonSchemaObject, inPlace: boolean, root: boolean): Js
  *   after declaring the branches' property names there;
  * - objects that declare neither properties nor patternProperties (`{ type: 'object' }`, records) are
  *   maps whose keys are data,
- *   and explicit `additionalProperties` schemas and `unevaluatedProperties` are kept as written;
+ *   and explicit `additionalProperties` schemas and a closing `unevaluatedProperties` (`false`, a
+ *   schema) are kept as written; an open `unevaluatedProperties` (`true`, `{}`) is treated as absent;
  * - `$schema` is removed (the dialect is kept beside the schema).
  */
 export function strictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {

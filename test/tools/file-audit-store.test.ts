@@ -339,7 +339,7 @@ describe('fileAuditStore: one writer per file', () => {
   it('refuses a store while another process holds the file, and takes over once it died', async () => {
     const holder = await run(['hold', path], 'ready');
     expect(holder.output).toContain('ready');
-    expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${holder.child.pid}\n`);
+    expect(await readFile(`${path}.lock`, 'utf8')).toMatch(new RegExp(`^${holder.child.pid} \\d+\n$`));
     let refusal: unknown;
     try {
       fileAuditStore({ path, key: 'test-key' });
@@ -367,18 +367,21 @@ describe('fileAuditStore: one writer per file', () => {
     const old = new Date(Date.now() - 60_000);
     await utimes(`${path}.lock`, old, old);
     const store = fileAuditStore({ path });
-    expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    expect(await readFile(`${path}.lock`, 'utf8')).toMatch(new RegExp(`^${process.pid} \\d+\n$`));
     await store.close?.();
     await expect(readFile(`${path}.lock`)).rejects.toThrow(/ENOENT/);
   });
 
   it('takes over a lock left with its own pid by an earlier process (a reused pid)', async () => {
     await mkdir(join(dir, 'logs'));
-    await writeFile(`${path}.lock`, `${process.pid}\n`);
-    const store = fileAuditStore({ path });
-    await store.append(record(1));
-    await store.close?.();
-    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 1 });
+    const earlier = Math.round(Date.now() - process.uptime() * 1000) - 60_000;
+    for (const left of [`${process.pid}\n`, `${process.pid} ${earlier}\n`]) {
+      await writeFile(`${path}.lock`, left);
+      const store = fileAuditStore({ path });
+      await store.append(record(1));
+      await store.close?.();
+    }
+    expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 2 });
   });
 
   it('leaves the started record when the process dies during execute', async () => {

@@ -27,16 +27,31 @@ const held: Set<string> =
 
 /** A lock file left empty (its writer died between create and write) is stale after this long. */
 const EMPTY_STALE_MS = 10_000;
+/** How far two readings of this process's start time may differ (clock steps, rounding). */
+const SAME_START_MS = 2_000;
 
-function readHolder(file: string): number | undefined {
-  const text = readFileSync(file, 'utf8').trim();
-  const pid = Number(text);
-  return /^\d+$/.test(text) && Number.isSafeInteger(pid) ? pid : undefined;
+/** When this process started (ms since the epoch): the same in every thread and module copy. */
+const processStart = (): number => Math.round(Date.now() - process.uptime() * 1000);
+
+/** Who holds a lock: `<pid> <process start>` (the start is missing in locks of older versions). */
+interface Holder {
+  pid: number;
+  start: number | undefined;
 }
 
-function isAlive(pid: number): boolean {
-  // Our own pid in a lock we do not hold is a dead process whose pid was reused (pid 1 in containers).
-  if (pid === process.pid) return false;
+function readHolder(file: string): { text: string; holder: Holder | undefined } {
+  const text = readFileSync(file, 'utf8');
+  const match = /^(\d+)(?: (\d+))?\n?$/.exec(text);
+  const pid = Number(match?.[1]);
+  if (!match || !Number.isSafeInteger(pid)) return { text, holder: undefined };
+  return { text, holder: { pid, start: match[2] === undefined ? undefined : Number(match[2]) } };
+}
+
+function isAlive({ pid, start }: Holder): boolean {
+  // Our own pid: this process (another spelling of the path, a symbolic link, a worker thread, a
+  // second copy of rxagent) when the start time is ours; else a dead process whose pid was reused
+  // (pid 1 in containers).
+  if (pid === process.pid) return start !== undefined && Math.abs(start - processStart()) <= SAME_START_MS;
   try {
     process.kill(pid, 0);
     return true;
@@ -45,7 +60,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function tryCreate(file: string): boolean {
+function tryCreate(file: string, content: string): boolean {
   let fd: number;
   try {
     fd = openSync(file, 'wx', 0o600);
@@ -54,7 +69,7 @@ function tryCreate(file: string): boolean {
     throw error;
   }
   try {
-    writeSync(fd, `${process.pid}\n`);
+    writeSync(fd, content);
   } finally {
     closeSync(fd);
   }
@@ -65,7 +80,7 @@ function tryCreate(file: string): boolean {
  * Moves a stale lock aside atomically (rename), so that of two processes taking it over only one
  * removes it; a lock that changed hands meanwhile is put back.
  */
-function removeStale(file: string, stalePid: number | undefined): void {
+function removeStale(file: string, stale: string): void {
   const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     renameSync(file, aside);
@@ -74,7 +89,7 @@ function removeStale(file: string, stalePid: number | undefined): void {
     throw error;
   }
   try {
-    if (readHolder(aside) !== stalePid) linkSync(aside, file);
+    if (readFileSync(aside, 'utf8') !== stale) linkSync(aside, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   } finally {
@@ -84,15 +99,17 @@ function removeStale(file: string, stalePid: number | undefined): void {
 
 /**
  * Takes the lock of the audit log at `path` (an absolute path): the file `<path>.lock` holding this
- * process's id, created exclusively. A lock whose process is dead is taken over. Throws
- * `AuditLogLockedError` when a live process, or another store in this process, holds it.
+ * process's id and start time, created exclusively. A lock whose process is dead is taken over.
+ * Throws `AuditLogLockedError` when a live process, or another store in this process (whatever
+ * path, link or thread it came through), holds it.
  */
 export function lockAuditLog(path: string): AuditLogLock {
   if (held.has(path)) throw new AuditLogLockedError(path, process.pid);
   mkdirSync(dirname(path), { recursive: true });
   const file = `${path}.lock`;
+  const content = `${process.pid} ${processStart()}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (tryCreate(file)) {
+    if (tryCreate(file, content)) {
       held.add(path);
       let released = false;
       return {
@@ -101,24 +118,25 @@ export function lockAuditLog(path: string): AuditLogLock {
           released = true;
           held.delete(path);
           try {
-            if (readHolder(file) === process.pid) unlinkSync(file);
+            if (readFileSync(file, 'utf8') === content) unlinkSync(file);
           } catch {
             // Already gone: nothing to release.
           }
         },
       };
     }
-    let holder: number | undefined;
+    let found: ReturnType<typeof readHolder>;
     try {
-      holder = readHolder(file);
-      if (holder === undefined && Date.now() - statSync(file).mtimeMs < EMPTY_STALE_MS)
+      found = readHolder(file);
+      if (found.holder === undefined && Date.now() - statSync(file).mtimeMs < EMPTY_STALE_MS)
         throw new AuditLogLockedError(path, undefined);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;
     }
-    if (holder !== undefined && isAlive(holder)) throw new AuditLogLockedError(path, holder);
-    removeStale(file, holder);
+    if (found.holder !== undefined && isAlive(found.holder))
+      throw new AuditLogLockedError(path, found.holder.pid);
+    removeStale(file, found.text);
   }
   throw new AuditLogLockedError(path, undefined);
 }

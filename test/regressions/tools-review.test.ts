@@ -1,0 +1,127 @@
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AuditLogLockedError } from '../../src/core/index.ts';
+import { fileAuditStore, type Tool, ToolRegistry, verifyAuditLog } from '../../src/tools/index.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+function handBuilt(parameters: Tool['parameters'], extra: Partial<Tool> = {}): Tool {
+  return {
+    name: 'hand_built',
+    description: 'Made by hand.',
+    origin: 'local',
+    parameters,
+    dialect: 'draft-2020-12',
+    validator: undefined,
+    execute: () => ({ ok: true }),
+    ...extra,
+  };
+}
+
+describe('tools review (regressions)', () => {
+  it('refuses unknown fields of a tool whose schema leaves them open with unevaluatedProperties', async () => {
+    // `unevaluatedProperties: true` (or `{}`) said "anything else goes" as plainly as
+    // `additionalProperties: true`, which was closed; it was kept, and unknown fields got through.
+    const tool = handBuilt({
+      type: 'object',
+      properties: {
+        city: { type: 'string' },
+        filter: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: {} },
+      },
+      unevaluatedProperties: true,
+    });
+    const registry = new ToolRegistry().register(tool);
+    const top = await registry.invoke({
+      id: 'c1',
+      name: 'hand_built',
+      arguments: { city: 'Oslo', debug: 1 },
+    });
+    expect(top.status).toBe('invalid_arguments');
+    const deep = await registry.invoke({
+      id: 'c2',
+      name: 'hand_built',
+      arguments: { filter: { admin: true } },
+    });
+    expect(deep.status).toBe('invalid_arguments');
+    const fine = await registry.invoke({
+      id: 'c3',
+      name: 'hand_built',
+      arguments: { city: 'Oslo', filter: { a: 'x' } },
+    });
+    expect(fine.status).toBe('ok');
+  });
+
+  it('ends a call cancelled while its needsApproval predicate runs, even when the approver never answers', async () => {
+    // The abort listener was added after the predicate had finished: a signal that aborted during
+    // the predicate was never seen, and the call waited on an approver nobody would answer.
+    const controller = new AbortController();
+    let asked = 0;
+    const tool = handBuilt(
+      { type: 'object', properties: {} },
+      {
+        needsApproval: () => {
+          controller.abort();
+          return Promise.resolve(true);
+        },
+      },
+    );
+    const outcome = await new ToolRegistry().register(tool).invoke(
+      { id: 'c', name: 'hand_built', arguments: {} },
+      {
+        signal: controller.signal,
+        approve: () => {
+          asked++;
+          return new Promise<boolean>(() => undefined);
+        },
+      },
+    );
+    expect(outcome.status).toBe('error');
+    expect(outcome.error?.message).toBe('The call of hand_built was cancelled');
+    expect(asked).toBe(0);
+  });
+
+  it('ends a call cancelled while its needsApproval predicate hangs', async () => {
+    const controller = new AbortController();
+    let runs = 0;
+    const tool = handBuilt(
+      { type: 'object', properties: {} },
+      {
+        needsApproval: () => new Promise<boolean>(() => undefined), // a check stuck on a dead service
+        execute: () => ++runs,
+      },
+    );
+    const pending = new ToolRegistry()
+      .register(tool)
+      .invoke(
+        { id: 'c', name: 'hand_built', arguments: {} },
+        { signal: controller.signal, approve: () => true },
+      );
+    setTimeout(() => controller.abort(), 20);
+    const outcome = await pending;
+    expect(outcome.status).toBe('error');
+    expect(runs).toBe(0);
+  });
+
+  it('refuses a second store in this process that reaches the same log through a symbolic link', async () => {
+    // The in-process check compared path strings, and a lock file holding this process's own pid
+    // was taken for the leftover of an earlier process: the second store took the lock over and
+    // both wrote one chain.
+    const dir = await mkdtemp(join(tmpdir(), 'rxagent-review-'));
+    dirs.push(dir, `${dir}-link`);
+    await symlink(dir, `${dir}-link`);
+    const first = fileAuditStore({ path: join(dir, 'audit.jsonl') });
+    expect(() => fileAuditStore({ path: join(`${dir}-link`, 'audit.jsonl') })).toThrow(AuditLogLockedError);
+    await first.append({ type: 'started', time: new Date().toISOString(), toolCallId: 'c', tool: 't' });
+    expect(await readFile(join(dir, 'audit.jsonl.lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} `));
+    await first.close?.();
+    const second = fileAuditStore({ path: join(`${dir}-link`, 'audit.jsonl') });
+    await second.append({ type: 'started', time: new Date().toISOString(), toolCallId: 'd', tool: 't' });
+    await second.close?.();
+    expect(await verifyAuditLog(join(dir, 'audit.jsonl'))).toMatchObject({ ok: true, entries: 2 });
+  });
+});
