@@ -1,4 +1,4 @@
-import { SessionConflictError } from '../core/index.ts';
+import { type Message, SessionConflictError } from '../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from './append-request.ts';
 import { decodeMessage } from './message-codec.ts';
 import { assertSessionId } from './session-id.ts';
@@ -7,11 +7,19 @@ import type { Session, SessionStore } from './session-store.ts';
 import { parseTagged, stringifyTagged } from './tagged-json.ts';
 
 interface Entry {
-  messages: string[];
+  /** Decoded once on append and frozen throughout, so reads share them instead of decoding again. */
+  messages: Message[];
   metadata: string;
   version: number;
   createdAtMs: number;
   updatedAtMs: number;
+}
+
+/** Freezes a decoded message throughout, except byte arrays, which cannot be frozen while they hold bytes. */
+function frozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
+  for (const child of Object.values(value)) frozen(child);
+  return Object.freeze(value);
 }
 
 /** Options of `memorySessionStore`. */
@@ -19,8 +27,9 @@ export type MemorySessionStoreOptions = SessionStoreOptions;
 
 /**
  * Sessions in this process's memory: for tests and single-process apps that need no restart
- * survival. Messages are kept encoded, as the other stores keep them, so a caller mutating what it
- * appended changes nothing stored and every read returns fresh frozen copies.
+ * survival. Appended messages go through the same encoding as the other stores and are kept deeply
+ * frozen, so a caller mutating what it appended changes nothing stored (only the bytes of a binary
+ * part read back could still be written to: typed arrays cannot be frozen).
  * @example const agent = Agent.builder().model(m).sessions(memorySessionStore()).build()
  */
 export function memorySessionStore(options: MemorySessionStoreOptions = {}): SessionStore {
@@ -39,7 +48,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
   function snapshot(id: string, entry: Entry): Session {
     return sessionSnapshot({
       id,
-      messages: entry.messages.map(decodeMessage),
+      messages: entry.messages,
       metadata: parseTagged(entry.metadata) as Record<string, unknown>,
       version: entry.version,
       createdAtMs: entry.createdAtMs,
@@ -67,7 +76,10 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
         request.metadata,
       );
       const entry: Entry = {
-        messages: [...(current?.messages ?? []), ...request.encoded],
+        messages: [
+          ...(current?.messages ?? []),
+          ...request.encoded.map((text) => frozen(decodeMessage(text))),
+        ],
         metadata: stringifyTagged(metadata),
         version: version + 1,
         createdAtMs: current?.createdAtMs ?? at,

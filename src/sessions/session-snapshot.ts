@@ -40,7 +40,8 @@ export function mergeMetadata(
   const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(patch ?? {})) {
     if (value === undefined) Reflect.deleteProperty(merged, key);
-    else merged[key] = value;
+    // defineProperty keeps a `__proto__` key as data instead of changing the prototype.
+    else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return merged;
 }

@@ -6,6 +6,14 @@ function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
+/**
+ * Sets an own property even for the key `__proto__` (which JSON.parse makes an own property, e.g.
+ * in a model's tool arguments): plain assignment would change the prototype and lose the key.
+ */
+function define<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function tagged(value: unknown): Json {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'number') {
@@ -19,7 +27,7 @@ function tagged(value: unknown): Json {
   if (Array.isArray(value)) return value.map((item: unknown) => (item === undefined ? null : tagged(item)));
   if (typeof value === 'object') {
     const out: { [key: string]: Json } = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = tagged(item);
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) define(out, key, tagged(item));
     // A user object that happens to own the tag key is wrapped so decoding cannot mistake it.
     return TAG in out ? { [TAG]: 'object', value: out } : out;
   }
@@ -49,7 +57,7 @@ function untagged(value: Json): unknown {
 
 function untaggedObject(value: { [key: string]: Json }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = untagged(item);
+  for (const [key, item] of Object.entries(value)) define(out, key, untagged(item));
   return out;
 }
 

@@ -8,6 +8,7 @@ import {
   type Message,
   SessionConflictError,
   SessionStoreError,
+  assistant,
   textOf,
   user,
 } from '../../src/core/index.ts';
@@ -92,6 +93,31 @@ export function sessionStoreContract(name: string, setup: () => Promise<Contract
       expect(image.data).toBeInstanceOf(Uint8Array);
       expect((read!.messages[1]!.content[2] as unknown as { url: unknown }).url).toBeInstanceOf(URL);
       expect(new Date(read!.createdAt).toISOString()).toBe(read!.createdAt);
+    });
+
+    it('keeps a __proto__ key in metadata and tool arguments as data', async () => {
+      const id = fresh();
+      const hostile = JSON.parse('{"__proto__":{"polluted":true},"ok":1}') as Record<string, unknown>;
+      await store.append(id, [assistant('', [{ id: 'c', name: 't', arguments: hostile }])], {
+        metadata: hostile,
+      });
+      const read = await store.get(id);
+      expect(read!.metadata).toEqual(hostile);
+      expect(Object.keys(read!.metadata)).toEqual(['__proto__', 'ok']);
+      expect(read!.messages[0]!.toolCalls![0]!.arguments).toEqual(hostile);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('keeps what was appended, not what the caller changes afterwards', async () => {
+      const id = fresh();
+      const part = { type: 'text' as const, text: 'original' };
+      const metadata = { nested: { n: 1 } };
+      await store.append(id, [user([part])], { metadata });
+      part.text = 'changed';
+      metadata.nested.n = 2;
+      const read = await store.get(id);
+      expect(textOf(read!.messages[0]!.content)).toBe('original');
+      expect(read!.metadata).toEqual({ nested: { n: 1 } });
     });
 
     it('appends in order, versions by one, merges metadata and removes keys set to undefined', async () => {

@@ -48,6 +48,15 @@ describe('tagged JSON', () => {
     expect(Object.is((parseTagged(stringifyTagged({ z: -0 })) as { z: number }).z, -0)).toBe(true);
   });
 
+  it('keeps a __proto__ key as data (found by the property above: it was dropped)', () => {
+    const input = JSON.parse('{"__proto__":{"polluted":true},"b":2}') as Record<string, unknown>;
+    const output = parseTagged(stringifyTagged(input)) as Record<string, unknown>;
+    expect(Object.keys(output)).toEqual(['__proto__', 'b']);
+    expect(output).toEqual(input);
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('leaves out undefined object members and stores undefined array items as null, as JSON does', () => {
     expect(parseTagged(stringifyTagged({ a: undefined, b: [undefined, 1] }))).toEqual({ b: [null, 1] });
   });

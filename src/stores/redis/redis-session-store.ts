@@ -23,7 +23,15 @@ export interface RedisSessionStore extends SessionStore {
 
 function metadataOf(flat: readonly string[]): Record<string, unknown> {
   const metadata: Record<string, unknown> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) metadata[flat[i]!] = parseTagged(flat[i + 1]!);
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const value = parseTagged(flat[i + 1]!);
+    Object.defineProperty(metadata, flat[i]!, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return metadata;
 }
 
