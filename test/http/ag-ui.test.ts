@@ -198,6 +198,21 @@ describe('agUiHandler with @ag-ui/client HttpAgent', () => {
     ]);
   });
 
+  it('cancels the run when the client aborts mid-run (abortRun), but not when it pauses', async () => {
+    const model = scriptedModel([{ text: Array.from({ length: 50 }, (_, i) => `w${i} `) }], { delayMs: 20 });
+    const runs = new RunRegistry({ createId: () => 'run-1' });
+    const handle = agUiHandler(new Agent({ model }), { runs });
+    const input = { threadId: 't', runId: 'r', messages: [{ id: 'u', role: 'user', content: 'Talk' }] };
+    const response = await handle(new Request('http://x/', { method: 'POST', body: JSON.stringify(input) }));
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('TEXT_MESSAGE_CONTENT'))
+      seen += new TextDecoder().decode((await reader.read()).value);
+    expect(runs.status('run-1')).toBe('running');
+    await reader.cancel();
+    expect(runs.status('run-1')).toBe('cancelled');
+  });
+
   it('refuses a body that is not a RunAgentInput with 400, and an unknown interrupt with RUN_ERROR', async () => {
     const agent = new Agent({ model: scriptedModel([]) });
     const handle = agUiHandler(agent);
