@@ -9,7 +9,6 @@ import {
 } from '../core/index.ts';
 import type { ToolOutcome } from '../tools/index.ts';
 import type { AgentEvent } from './agent-event.ts';
-import type { AgentLogger } from './agent-logger.ts';
 import type { AgentModelSettings } from './agent-options.ts';
 import { cachedTurn } from './cached-turn.ts';
 import { isCacheable, responseCacheKey } from './response-cache-key.ts';
@@ -30,7 +29,6 @@ export interface StepEnv extends ToolsEnv {
   budgets: Budgets;
   stepRetries: number;
   cache: { store: ResponseCache; ttlMs: number | undefined } | undefined;
-  logger: AgentLogger | undefined;
 }
 
 /** One item of the loop: an event for the subscriber, or the end of a step. */
@@ -71,6 +69,15 @@ function turnEvents(env: StepEnv, state: RunState, request: ChatRequest): Observ
 /** After the turn: run its tools (budgets permitting) and say whether another step follows. */
 function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Observable<LoopItem> {
   const completed = event({ type: 'step-completed', step: state.step, response });
+  env.logger?.debug(
+    {
+      step: state.step,
+      finishReason: response.finishReason,
+      toolCalls: response.toolCalls.length,
+      usage: response.usage,
+    },
+    'step completed',
+  );
   const steps = [...state.steps, response];
   const calls = response.toolCalls;
   if (calls.length === 0) {

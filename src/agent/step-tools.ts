@@ -3,6 +3,7 @@ import type { ToolCall } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 import type { AgentEvent } from './agent-event.ts';
+import type { AgentLogger } from './agent-logger.ts';
 import type { Approver } from './agent-options.ts';
 import type { AgentTracer, TraceContext } from './agent-tracer.ts';
 import { approvalDecision } from './approval-decision.ts';
@@ -18,6 +19,7 @@ export interface ToolsEnv {
   concurrency: number;
   tracer: AgentTracer | undefined;
   trace: TraceContext | undefined;
+  logger: AgentLogger | undefined;
 }
 
 /**
@@ -58,6 +60,16 @@ function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable
         const result$ = from(env.registry.invoke(toolCall, options)).pipe(
           map((outcome): AgentEvent => {
             settled = true;
+            env.logger?.debug(
+              {
+                step,
+                tool: toolCall.name,
+                toolCallId: toolCall.id,
+                status: outcome.status,
+                durationMs: outcome.durationMs,
+              },
+              'tool call ended',
+            );
             scope.span?.setAttribute('rxagent.tool.status', outcome.status);
             return { type: 'tool-result', step, toolCall, outcome };
           }),

@@ -88,6 +88,29 @@ describe('tracing (OpenTelemetry GenAI conventions)', () => {
 });
 
 describe('logging (pino-compatible)', () => {
+  it('debug lines for each finished step and tool call', async () => {
+    const lines: [string, object][] = [];
+    const record = (level: string) => (fields: object, message?: string) =>
+      lines.push([`${level} ${message}`, fields]);
+    const logger: AgentLogger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    };
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'ok' },
+    ]);
+    await new Agent({ model, tools: [weather], logger }).chat('x');
+    expect(lines.map(([line]) => line)).toEqual([
+      'debug step completed',
+      'debug tool call ended',
+      'debug step completed',
+    ]);
+    expect(lines[1]?.[1]).toMatchObject({ step: 1, tool: 'get_weather', toolCallId: 'call_1', status: 'ok' });
+  });
+
   it('warns on a restarted step and logs the failure of a run', async () => {
     const lines: [string, string | undefined][] = [];
     const logger: AgentLogger = {
