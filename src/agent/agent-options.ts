@@ -9,7 +9,7 @@ import type { ResponseCache } from './response-cache.ts';
 
 /** What an approver is asked: one tool call that needs a person's decision. */
 export interface ApprovalRequest {
-  /** The step (1-based) whose model turn asked for the call. */
+  /** The step (1-based) whose model turn asked for the call; 0 for `agent.invokeTool`. */
   step: number;
   toolCall: ToolCall;
   actor?: Actor;
