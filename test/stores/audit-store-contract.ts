@@ -18,9 +18,7 @@ export interface AuditTarget {
   target: string;
   name: string;
   key: string;
-  open(
-    key?: string,
-  ): ToolInvocationStore & {
+  open(key?: string): ToolInvocationStore & {
     verify(): Promise<{ ok: boolean; entries: number; reason?: string }>;
     close(): Promise<void>;
   };
