@@ -38,8 +38,9 @@ interface ToolBehaviour<Args, Result> {
    */
   needsApproval?: boolean | ((args: Args, context: ToolContext) => boolean | PromiseLike<boolean>);
   /**
-   * What the audit trail keeps of a successful call (redact here); `null` keeps no arguments and no
-   * result (the call's records are still written).
+   * What the audit trail keeps of a successful call (redact here), a JSON value or a Promise of
+   * one; `null` keeps no arguments and no result (the call's records are still written). A throw or
+   * a value that is not JSON keeps nothing and notes `persist failed` in the record.
    */
   persist?(invocation: ToolInvocation<Args>, result: Result): unknown;
   /** Aborts `execute` after this long. @default the registry's `timeoutMs` */

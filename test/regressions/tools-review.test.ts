@@ -1,9 +1,17 @@
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLogLockedError } from '../../src/core/index.ts';
-import { fileAuditStore, type Tool, ToolRegistry, verifyAuditLog } from '../../src/tools/index.ts';
+import {
+  defineTool,
+  fileAuditStore,
+  memoryAuditStore,
+  type Tool,
+  ToolRegistry,
+  verifyAuditLog,
+} from '../../src/tools/index.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -123,5 +131,86 @@ describe('tools review (regressions)', () => {
     await second.append({ type: 'started', time: new Date().toISOString(), toolCallId: 'd', tool: 't' });
     await second.close?.();
     expect(await verifyAuditLog(join(dir, 'audit.jsonl'))).toMatchObject({ ok: true, entries: 2 });
+  });
+});
+
+describe('tools review: one writer per file across threads (regressions)', () => {
+  /** Opens a store on `path` in a worker thread of this process; resolves with what it got. */
+  function openInWorker(path: string): Promise<string> {
+    const worker = new Worker(new URL('../tools/fixtures/audit-worker.ts', import.meta.url), {
+      workerData: path,
+    });
+    return new Promise<string>((resolve, reject) => {
+      worker.once('message', (message: string) => resolve(message));
+      worker.once('error', reject);
+    }).finally(() => worker.terminate());
+  }
+
+  it('refuses a store opened by a worker thread while the main thread holds the log', async () => {
+    // Each thread has its own module state, and a lock holding this process's pid was taken for the
+    // leftover of an earlier process: the worker took the lock over.
+    const dir = await mkdtemp(join(tmpdir(), 'rxagent-review-'));
+    dirs.push(dir);
+    const path = join(dir, 'audit.jsonl');
+    const held = fileAuditStore({ path });
+    expect(await openInWorker(path)).toBe('AuditLogLockedError');
+    await held.close?.();
+    expect(await openInWorker(path)).toBe('opened');
+  });
+});
+
+describe('tools review: persist (regressions)', () => {
+  const input = { type: 'object', properties: { card: { type: 'string' } } } as const;
+
+  it('keeps no payload when an async persist resolves with null', async () => {
+    // persist's Promise itself was stored (as `{}`), not what it resolved with.
+    const audit = memoryAuditStore();
+    const registry = new ToolRegistry({ audit }).register(
+      defineTool({
+        name: 'pay',
+        description: 'Pays.',
+        input,
+        execute: () => 'paid',
+        persist: async () => null,
+      }),
+    );
+    await registry.invoke({ id: 'c', name: 'pay', arguments: { card: '4111' } });
+    const [, outcome] = await audit.list();
+    expect(outcome).toMatchObject({ type: 'outcome', status: 'ok' });
+    expect(outcome).not.toHaveProperty('data');
+    const redacting = new ToolRegistry({ audit }).register(
+      defineTool({
+        name: 'pay',
+        description: 'Pays.',
+        input,
+        execute: () => 'paid',
+        persist: async () => ({ last4: '4111' }),
+      }),
+    );
+    await redacting.invoke({ id: 'd', name: 'pay', arguments: { card: '4111' } });
+    expect((await audit.list()).at(-1)).toMatchObject({ data: { last4: '4111' } });
+  });
+
+  it('still writes the outcome, and returns it, when persist returns a value that is not JSON', async () => {
+    // The record could not be written: invoke rejected after execute had run, and the trail kept
+    // only the started record.
+    const audit = memoryAuditStore();
+    let runs = 0;
+    const registry = new ToolRegistry({ audit }).register(
+      defineTool({
+        name: 'pay',
+        description: 'Pays.',
+        input,
+        execute: () => ++runs,
+        persist: () => ({ amount: 10n }),
+      }),
+    );
+    const outcome = await registry.invoke({ id: 'c', name: 'pay', arguments: { card: '4111' } });
+    expect(outcome.status).toBe('ok');
+    expect(runs).toBe(1);
+    const records = await audit.list();
+    expect(records.map((r) => r.type)).toEqual(['started', 'outcome']);
+    expect(records[1]).toMatchObject({ status: 'ok', error: expect.stringMatching(/^persist failed: /) });
+    expect(records[1]).not.toHaveProperty('data');
   });
 });

@@ -384,6 +384,22 @@ describe('fileAuditStore: one writer per file', () => {
     expect(await verifyAuditLog(path)).toMatchObject({ ok: true, entries: 2 });
   });
 
+  it('lets exactly one of two processes racing for a dead holder’s lock take it over', async () => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await exited(dead);
+    await mkdir(join(dir, 'logs'));
+    await writeFile(`${path}.lock`, `${dead.pid} 1\n`);
+    const racers = await Promise.all([run(['hold', path], 'ready'), run(['hold', path], 'ready')]);
+    const winners = racers.filter((r) => r.output.includes('ready'));
+    const losers = racers.filter((r) => r.output.includes('error AuditLogLockedError'));
+    expect([winners.length, losers.length]).toEqual([1, 1]);
+    const [winner] = winners;
+    expect(await readFile(`${path}.lock`, 'utf8')).toMatch(new RegExp(`^${winner?.child.pid} \\d+\n$`));
+    winner?.child.kill('SIGKILL');
+    if (winner) await exited(winner.child);
+    expect(await verifyAuditLog(path, { key: 'test-key' })).toMatchObject({ ok: true, entries: 1 });
+  });
+
   it('leaves the started record when the process dies during execute', async () => {
     const crashing = await run(['crash', path], 'executing');
     expect(crashing.output).toContain('executing');

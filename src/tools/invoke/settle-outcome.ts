@@ -22,7 +22,8 @@ export async function settleOutcome(
   const capped = capText(text, env.maxResultBytes);
   const durationMs = Math.round((performance.now() - started.at) * 100) / 100;
   const timing = { time: started.time, durationMs };
-  if (env.audit) await env.audit.append(outcomeRecord(settled, options.actor, timing, env.maxResultBytes));
+  if (env.audit)
+    await env.audit.append(await outcomeRecord(settled, options.actor, timing, env.maxResultBytes));
   const { status, error } = settled;
   return {
     status,
