@@ -11,6 +11,7 @@ import {
   type StreamEvent,
   type ToolCall,
 } from '../src/index.ts';
+import { scriptedModel } from '../src/testing/index.ts';
 
 function response(text: string, toolCalls: ToolCall[] = []): ChatResponse {
   return {
@@ -173,6 +174,31 @@ describe('agent loop (marbles)', () => {
         t: 'tool-calls-ready',
         d: 'C1',
         e: 'E:budget_exceeded:repeated-tool-calls',
+      });
+    });
+  });
+
+  it('with scriptedModel in virtual time: deltas as the model emits them, a restart streams the turn again', () => {
+    scheduler.run(({ expectObservable }) => {
+      const model = scriptedModel([{ text: ['A', 'B'] }], { delayMs: 2, scheduler });
+      expectObservable(labels(agentWith(model).run('hi'))).toBe('s-a-b-(dz|)', {
+        s: 'S1',
+        a: 'A',
+        b: 'B',
+        d: 'C1',
+        z: 'Z:AB',
+      });
+      const flaky = scriptedModel([{ text: ['A'], error: new NetworkError('reset') }, { text: ['A', 'B'] }], {
+        delayMs: 5,
+        scheduler,
+      });
+      expectObservable(labels(agentWith(flaky).run('hi'))).toBe('s----(ar)-a----b----(dz|)', {
+        s: 'S1',
+        a: 'A',
+        r: 'R1',
+        b: 'B',
+        d: 'C1',
+        z: 'Z:AB',
       });
     });
   });
