@@ -7,7 +7,8 @@ import {
   env,
   type ProviderOptions,
   providerStream,
-  splitProviderOptions,
+  providerOptionsOf,
+  requestToolNames,
   trimSlash,
 } from '../shared/index.ts';
 import { anthropicModelInfo } from './anthropic-model-info.ts';
@@ -66,13 +67,15 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   const decoder = sseDecoder();
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
-      const { wire } = splitProviderOptions(request.providerOptions);
       const jsonTool = request.responseFormat?.type === 'json' ? ANTHROPIC_JSON_TOOL : undefined;
+      const toolNames = requestToolNames(request);
       const body = toAnthropicRequest(modelId, request, {
         maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens,
         modelMaxOutputTokens: info.knownModel ? info.maxOutputTokens : undefined,
+        contextWindow: info.contextWindow,
         thinking: options.thinking,
-        wire,
+        wire: providerOptionsOf(request, PROVIDER),
+        toolNames,
       });
       return providerStream({
         provider: PROVIDER,
@@ -81,7 +84,7 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
         client,
         http: () => ({ url, body }),
         decoder,
-        createMapper: () => createAnthropicMapper(jsonTool),
+        createMapper: () => createAnthropicMapper(jsonTool, toolNames),
         options,
         call,
       });

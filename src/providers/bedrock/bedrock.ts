@@ -2,11 +2,13 @@ import { defer, switchMap } from 'rxjs';
 import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
+  BEDROCK_TOOL_NAME_RULE,
   createChatModel,
   env,
   type ProviderOptions,
   providerStream,
-  splitProviderOptions,
+  providerOptionsOf,
+  requestToolNames,
   trimSlash,
 } from '../shared/index.ts';
 import { type AwsCredentialsInput, awsCredentialsProvider, resolveAwsRegion } from './aws-credentials.ts';
@@ -92,7 +94,8 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
     modelId,
     capabilities: { ...bedrockCapabilities(modelId), ...options.capabilities },
     stream(request, call) {
-      const { wire } = splitProviderOptions(request.providerOptions);
+      const wire = providerOptionsOf(request, 'bedrock');
+      const toolNames = requestToolNames(request, BEDROCK_TOOL_NAME_RULE);
       // The AWS packages are optional peers: imported at subscribe time, before anything is sent.
       return defer(loadAwsModules).pipe(
         switchMap((aws) =>
@@ -101,9 +104,10 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
             model: modelId,
             price,
             client,
-            http: () => http(buildConverseRequest(request, wire, options.additionalModelRequestFields)),
+            http: () =>
+              http(buildConverseRequest(request, wire, options.additionalModelRequestFields, toolNames)),
             decode: decodeEventStream(aws),
-            createMapper: createBedrockMapper,
+            createMapper: () => createBedrockMapper(toolNames),
             options,
             call,
           }),

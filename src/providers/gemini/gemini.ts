@@ -7,7 +7,8 @@ import {
   env,
   type ProviderOptions,
   providerStream,
-  splitProviderOptions,
+  providerOptionsOf,
+  requestToolNames,
   trimSlash,
 } from '../shared/index.ts';
 import { createGeminiMapper } from './create-gemini-mapper.ts';
@@ -65,8 +66,9 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
 
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
-      const { wire } = splitProviderOptions(request.providerOptions);
-      const body = toGeminiRequest(request, { thinking: options.thinking, wire });
+      const toolNames = requestToolNames(request);
+      const wire = providerOptionsOf(request, PROVIDER);
+      const body = toGeminiRequest(request, { thinking: options.thinking, wire, toolNames });
       return providerStream({
         provider: PROVIDER,
         model: modelId,
@@ -74,7 +76,7 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
         client,
         http: () => ({ url, body }),
         decoder,
-        createMapper: createGeminiMapper,
+        createMapper: () => createGeminiMapper(toolNames),
         options,
         call,
       });

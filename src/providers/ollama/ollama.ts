@@ -6,7 +6,8 @@ import {
   env,
   type ProviderOptions,
   providerStream,
-  splitProviderOptions,
+  providerOptionsOf,
+  requestToolNames,
 } from '../shared/index.ts';
 import { ollamaCapabilities } from './ollama-capabilities.ts';
 import { createOllamaMapper } from './ollama-chunk-mapper.ts';
@@ -55,15 +56,16 @@ export function ollama(modelId: string, options: OllamaOptions = {}): ChatModel 
     modelId,
     capabilities: { ...ollamaCapabilities(modelId), ...options.capabilities },
     stream(request, call) {
-      const { wire } = splitProviderOptions(request.providerOptions);
+      const wire = providerOptionsOf(request, 'ollama');
+      const toolNames = requestToolNames(request);
       return providerStream<unknown>({
         provider: 'ollama',
         model: modelId,
         price: options.price,
         client,
-        http: () => ({ url, body: buildOllamaRequest(modelId, request, settings, wire) }),
+        http: () => ({ url, body: buildOllamaRequest(modelId, request, settings, wire, toolNames) }),
         decoder: ndjsonDecoder<unknown>(),
-        createMapper: () => createOllamaMapper(modelId),
+        createMapper: () => createOllamaMapper(modelId, toolNames),
         options,
         call,
       });

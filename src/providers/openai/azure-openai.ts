@@ -57,6 +57,7 @@ export function azureOpenAI(deployment: string, options: AzureOpenAIOptions = {}
   const apiVersion = options.apiVersion ?? env('OPENAI_API_VERSION') ?? AZURE_OPENAI_API_VERSION;
   return createOpenAIModel({
     provider: 'azure-openai',
+    optionsKey: 'azure',
     modelId: deployment,
     url:
       `${trimSlash(baseURL)}/deployments/${encodeURIComponent(deployment)}/chat/completions` +

@@ -5,8 +5,9 @@ import { httpClient, type RequiredCredential } from '../../transport/index.ts';
 import {
   createChatModel,
   type ProviderOptions,
+  providerOptionsOf,
   providerStream,
-  splitProviderOptions,
+  requestToolNames,
 } from '../shared/index.ts';
 import { openAIChunkMapper } from './map-openai-chunk.ts';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './to-openai-request.ts';
@@ -14,6 +15,8 @@ import { type OpenAIRequestOptions, toOpenAIRequest } from './to-openai-request.
 /** Everything one OpenAI-format endpoint needs, fully resolved by a factory. */
 export interface OpenAIModelConfig {
   provider: string;
+  /** The `providerOptions` key this model reads. @default provider */
+  optionsKey?: string;
   /** The model id sent in the body and reported in responses. */
   modelId: string;
   /** The full endpoint URL. */
@@ -43,16 +46,18 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
     ...(config.credential ? { credential: config.credential } : {}),
   });
   const decoder = sseDecoder();
-  const createMapper = () => openAIChunkMapper(provider);
 
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
-      const { wire } = splitProviderOptions(request.providerOptions);
+      const toolNames = requestToolNames(request);
       const body = toOpenAIRequest(request, modelId, {
         maxTokensField: config.maxTokensField,
         includeUsage: config.includeUsage,
-        wire,
+        wire: providerOptionsOf(request, config.optionsKey ?? provider),
+        toolNames,
+        provider,
       });
+      const createMapper = () => openAIChunkMapper(provider, toolNames);
       return providerStream({
         provider,
         model: modelId,
