@@ -9,6 +9,8 @@ export interface AnthropicModelInfo {
   contextWindow: number;
   /** Whether the id names a Claude family and version rxagent recognises. */
   knownModel: boolean;
+  /** The model refuses `temperature` and `top_p` together (Claude Opus 4.1, and every 4.5 and later). */
+  exclusiveSampling: boolean;
 }
 
 /** The family and version in an id: `claude-sonnet-4-5-…` (new naming) or `claude-3-5-sonnet-…` (old). */
@@ -46,6 +48,7 @@ export function anthropicModelInfo(modelId: string): AnthropicModelInfo {
       maxOutputTokens: 4_096,
       contextWindow: legacy && !/claude-2\.1/i.test(modelId) ? 100_000 : 200_000,
       knownModel: legacy,
+      exclusiveSampling: false,
     };
   }
   return {
@@ -59,5 +62,6 @@ export function anthropicModelInfo(modelId: string): AnthropicModelInfo {
     maxOutputTokens: maxOutputOf(parsed.family, parsed.version),
     contextWindow: 200_000,
     knownModel: true,
+    exclusiveSampling: parsed.version >= 4.5 || (parsed.family === 'opus' && parsed.version >= 4.1),
   };
 }

@@ -1,6 +1,7 @@
 import { type ChatRequest, InvalidRequestError, type ToolChoice, user } from '../../core/index.ts';
 import { requestToolNames, responseJsonSchema, type ToolNameCodec } from '../shared/index.ts';
 import { anthropicMaxTokens, estimatePromptTokens } from './anthropic-max-tokens.ts';
+import { anthropicModelInfo } from './anthropic-model-info.ts';
 import type { AnthropicRequestBody, AnthropicToolChoice } from './anthropic-wire.ts';
 import { toAnthropicMessages } from './to-anthropic-messages.ts';
 
@@ -46,7 +47,18 @@ function toolChoiceOf(choice: ToolChoice, toolNames: ToolNameCodec): AnthropicTo
 }
 
 /** `topP`, `topK`: while thinking the API takes no `top_k` and `top_p` only from 0.95 up. */
-function sampling(request: ChatRequest, thinking: boolean): Record<string, unknown> {
+function sampling(modelId: string, request: ChatRequest, thinking: boolean): Record<string, unknown> {
+  if (
+    request.temperature !== undefined &&
+    request.topP !== undefined &&
+    !thinking &&
+    anthropicModelInfo(modelId).exclusiveSampling
+  ) {
+    throw new InvalidRequestError(`anthropic: ${modelId} takes temperature or topP, not both; set only one`, {
+      provider: 'anthropic',
+      option: 'topP',
+    });
+  }
   const out: Record<string, unknown> = {};
   if (request.temperature !== undefined && !thinking) out.temperature = request.temperature;
   if (request.topP !== undefined && (!thinking || request.topP >= 0.95)) out.top_p = request.topP;
@@ -63,7 +75,8 @@ function sampling(request: ChatRequest, thinking: boolean): Record<string, unkno
  *   the budget is added on top (as the AI SDK does), and always stays below `max_tokens`.
  * - Sampling: `temperature`, `topP` → `top_p`, `topK` → `top_k`, `stop` → `stop_sequences`;
  *   while thinking, `temperature` and `top_k` are left out and `top_p` below 0.95 too (the API
- *   refuses them then). `seed` and the penalties have no field and are ignored.
+ *   refuses them then). Claude Opus 4.1 and 4.5+ refuse `temperature` with `top_p`: both set is an
+ *   `InvalidRequestError`. `seed` and the penalties have no field and are ignored.
  * - Thinking with a forced tool (`toolChoice: 'required'` or `{ name }`) is an
  *   `InvalidRequestError`: the API refuses the combination, and dropping the force would change
  *   what the request means.
@@ -142,7 +155,7 @@ export function toAnthropicRequest(
     messages: conversation.messages,
     ...(tools.length === 0 ? {} : { tools }),
     ...(toolChoice === undefined || tools.length === 0 ? {} : { tool_choice: toolChoice }),
-    ...sampling(request, thinking !== undefined),
+    ...sampling(modelId, request, thinking !== undefined),
     ...(budgetTokens === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: budgetTokens } }),
     ...wire,
     // Last: the decoder needs a stream, whatever the provider options say.

@@ -45,6 +45,16 @@ describe('anthropic request fields', () => {
     for (const key of ['seed', 'frequency_penalty', 'presence_penalty']) expect(body).not.toHaveProperty(key);
   });
 
+  it('temperature with topP is an InvalidRequestError on models that refuse the pair, sent to older ones', () => {
+    const request = { messages: 'hi', temperature: 0.5, topP: 0.9 };
+    expect(() => toAnthropicRequest('claude-sonnet-4-5', request, settings)).toThrow(InvalidRequestError);
+    expect(() => toAnthropicRequest('claude-opus-4-1', request, settings)).toThrow(InvalidRequestError);
+    expect(toAnthropicRequest('claude-3-5-haiku-latest', request, settings)).toMatchObject({
+      temperature: 0.5,
+      top_p: 0.9,
+    });
+  });
+
   it('while thinking leaves out top_k and a top_p below 0.95', () => {
     const thinking = { budgetTokens: 2048 };
     const low = toAnthropicRequest(
