@@ -144,6 +144,18 @@ describe('toOpenAIRequest fields', () => {
     expect(JSON.stringify(outcome)).not.toContain('~standard');
   });
 
+  it('a response schema name the API refuses is made valid', () => {
+    const body = toOpenAIRequest(
+      {
+        messages: 'hi',
+        responseFormat: { type: 'json', schema: { type: 'object' }, name: 'weather report.v2' },
+      },
+      'm',
+      wire,
+    );
+    expect(body.response_format).toMatchObject({ json_schema: { name: 'weather_report_v2' } });
+  });
+
   it('isStrictCompatible: optional properties or open objects are not strict', () => {
     expect(
       isStrictCompatible({
