@@ -15,14 +15,21 @@ export class ExtensionTools {
     this.#registry = registry;
   }
 
+  /** Adds an extension's tools; when one is refused, none of them stays and the error is thrown. */
   add(extension: AgentExtension<never>): void {
     this.#extensions.push(extension);
-    this.sync();
+    try {
+      this.sync();
+    } catch (error) {
+      this.#extensions.pop();
+      this.sync(); // unregisters what the refused extension had already added
+      throw error;
+    }
   }
 
   /** Applies the extensions' current lists; throws `DuplicateToolError` for a name already taken. */
   sync(): void {
-    if (this.#extensions.length === 0) return;
+    if (this.#extensions.length === 0 && this.#registered.size === 0) return;
     const current = new Map<string, AnyTool>();
     for (const extension of this.#extensions) {
       const tools = typeof extension.tools === 'function' ? extension.tools() : (extension.tools ?? []);

@@ -5,6 +5,7 @@ import {
   type AgentExtension,
   type AnyTool,
   defineTool,
+  DuplicateToolError,
   memoryResponseCache,
   memorySessionStore,
 } from '../../src/index.ts';
@@ -46,9 +47,9 @@ describe('extensions', () => {
     expect(agent.tools.names()).toEqual(['own', 'beta']);
   });
 
-  it('an extension tool whose name is taken fails the run with DuplicateToolError', async () => {
+  it('agent.use refuses an extension tool whose name is taken with DuplicateToolError', async () => {
     const agent = new Agent({ model: scriptedModel([{ text: 'x' }]), tools: [named('own')] });
-    expect(() => agent.use({ name: 'clash', tools: [named('own')] })).toThrow(/own/);
+    expect(() => agent.use({ name: 'clash', tools: [named('own')] })).toThrow(DuplicateToolError);
   });
 });
 
@@ -119,5 +120,16 @@ describe('Agent.builder() and Agent.create()', () => {
     });
     expect((await agent.chat('x')).text).toBe('hi');
     expect(offered(model, 0)).toEqual(['epsilon']);
+  });
+});
+
+describe('a refused extension', () => {
+  it('leaves the agent as it was: none of its tools stay registered, later runs work', async () => {
+    const model = scriptedModel([{ text: 'still fine' }]);
+    const agent = new Agent({ model, tools: [named('own')] });
+    expect(() => agent.use({ name: 'clash', tools: [named('fresh'), named('own')] })).toThrow(/own/);
+    expect(agent.tools.names()).toEqual(['own']);
+    expect((await agent.chat('x')).text).toBe('still fine');
+    expect(offered(model, 0)).toEqual(['own']);
   });
 });
