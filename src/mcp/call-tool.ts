@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { Observable } from 'rxjs';
-import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
+import type { McpToolEvent } from './mcp-tool-event.ts';
 import { toMcpError } from './to-mcp-error.ts';
 
 /** Options of one call. */
@@ -19,8 +19,6 @@ export interface CallToolRequest {
   client: Client;
   name: string;
   args: Record<string, unknown>;
-  /** The tool's listing, for output-schema validation of `structuredContent`. */
-  definition: McpToolInfo | undefined;
   timeoutMs: number;
   maxTimeoutMs: number;
   signal: AbortSignal | undefined;
@@ -28,7 +26,8 @@ export interface CallToolRequest {
 
 /**
  * One `tools/call` as a cold Observable: progress events, then the result. Unsubscribing aborts the
- * request, which the SDK turns into `notifications/cancelled` (or an aborted HTTP stream).
+ * request, which the SDK turns into `notifications/cancelled` (or an aborted HTTP stream). The SDK
+ * validates `structuredContent` against the tool's `outputSchema` from its listing cache.
  */
 export function callToolEvents(request: CallToolRequest): Observable<McpToolEvent> {
   return new Observable<McpToolEvent>((subscriber) => {
@@ -52,7 +51,6 @@ export function callToolEvents(request: CallToolRequest): Observable<McpToolEven
               ...(total !== undefined ? { total } : {}),
               ...(message !== undefined ? { message } : {}),
             }),
-          ...(request.definition ? { toolDefinition: request.definition } : {}),
         },
       )
       .then(

@@ -128,7 +128,6 @@ export class McpClient {
           client: this.#live().client,
           name,
           args,
-          definition: this.#tools$.value?.find((tool) => tool.name === name),
           timeoutMs: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
           maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? 600_000,
           signal: options.signal,
