@@ -191,6 +191,7 @@ const extras = [
   { file: 'tool-validation.ts', title: 'tool validation (bench/tool-validation.ts)' },
   { file: 'stores.ts', title: 'session append throughput per store (bench/stores.ts)' },
   { file: 'agent.ts', title: 'agent loop vs AI SDK streamText + stopWhen (bench/agent.ts)' },
+  { file: 'mcp.ts', title: 'MCP tool-call round trips, connectMcp vs the SDK Client (bench/mcp.ts)' },
 ];
 for (const { file, title } of extras) {
   const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
