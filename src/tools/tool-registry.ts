@@ -42,7 +42,8 @@ export interface ToolRegistryOptions {
   formats?: Readonly<Record<string, RegExp | ((value: string) => boolean)>>;
   /**
    * Receives failures no caller is left to see: the audit trail failing for an `invoke$` call whose
-   * subscriber had already unsubscribed. Must not throw.
+   * subscriber had already unsubscribed, or for an `invokeAll` call after another call of the batch
+   * had failed. Must not throw.
    * @default logs with `console.error`
    */
   onError?: (error: unknown, call: ToolCall) => void;
@@ -181,17 +182,29 @@ export class ToolRegistry {
     });
   }
 
-  /** Runs calls in parallel (at most `concurrency` at once); outcomes come in the order of `calls`. */
+  /**
+   * Runs calls in parallel (at most `concurrency` at once); outcomes come in the order of `calls`.
+   * Rejects when the audit trail fails for one call: no further call starts, and a failure of a
+   * call still running goes to `onError`.
+   */
   invokeAll(calls: readonly ToolCall[], options: InvokeAllOptions = {}): Promise<ToolOutcome[]> {
     const { concurrency = 8, ...invokeOptions } = options;
-    return runWithConcurrency(calls, concurrency, (call) => invokeTool(this.#env, call, invokeOptions));
+    return runWithConcurrency(
+      calls,
+      concurrency,
+      (call) => invokeTool(this.#env, call, invokeOptions),
+      (error, call) => this.#reportError(error, call),
+    );
   }
 
   #reportError(error: unknown, call: ToolCall): void {
     try {
       if (this.#options.onError) this.#options.onError(error, call);
       else
-        console.error(`rxagent: tool call ${call.id} (${call.name}) failed after its subscriber left`, error);
+        console.error(
+          `rxagent: tool call ${call.id} (${call.name}) failed with no caller left to see it`,
+          error,
+        );
     } catch {
       // onError must not throw; there is no one left to tell.
     }

@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditLogLockedError } from '../../src/core/index.ts';
+import { AuditLogError, AuditLogLockedError } from '../../src/core/index.ts';
 import {
   defineTool,
   fileAuditStore,
   memoryAuditStore,
   type Tool,
+  type ToolInvocationRecord,
+  type ToolInvocationStore,
   ToolRegistry,
   verifyAuditLog,
 } from '../../src/tools/index.ts';
@@ -212,5 +214,69 @@ describe('tools review: persist (regressions)', () => {
     expect(records.map((r) => r.type)).toEqual(['started', 'outcome']);
     expect(records[1]).toMatchObject({ status: 'ok', error: expect.stringMatching(/^persist failed: /) });
     expect(records[1]).not.toHaveProperty('data');
+  });
+});
+
+describe('tools review: invokeAll after an audit failure (regressions)', () => {
+  it('starts no further call once one has failed', async () => {
+    // invokeAll rejected with the first audit failure while its other workers went on starting and
+    // running calls whose outcomes nobody would ever see; their own failures were dropped.
+    const records: ToolInvocationRecord[] = [];
+    const audit: ToolInvocationStore = {
+      append: async (record) => {
+        if (record.type === 'outcome' && record.toolCallId !== 'c2') throw new AuditLogError('disk full');
+        records.push(record);
+      },
+      list: async () => records,
+    };
+    const reported: string[] = [];
+    const ran: string[] = [];
+    const registry = new ToolRegistry({ audit, onError: (_error, call) => reported.push(call.id) }).register(
+      defineTool({
+        name: 'work',
+        description: 'Works.',
+        input: { type: 'object', properties: { ms: { type: 'number' } } },
+        execute: async ({ ms }, { toolCallId }) => {
+          ran.push(toolCallId);
+          await new Promise((resolve) => setTimeout(resolve, Number(ms)));
+          return 'done';
+        },
+      }),
+    );
+    const calls = [
+      { id: 'c1', name: 'work', arguments: { ms: 0 } },
+      { id: 'c2', name: 'work', arguments: { ms: 100 } },
+      { id: 'c3', name: 'work', arguments: { ms: 0 } },
+      { id: 'c4', name: 'work', arguments: { ms: 0 } },
+    ];
+    await expect(registry.invokeAll(calls, { concurrency: 2 })).rejects.toThrow('disk full');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ran).toEqual(['c1', 'c2']);
+    expect(reported).toEqual([]);
+  });
+
+  it('reports the failure of a call still running when another call failed first', async () => {
+    const audit: ToolInvocationStore = {
+      append: async (record) => {
+        if (record.type === 'outcome') throw new AuditLogError('disk full');
+      },
+      list: async () => [],
+    };
+    const reported: string[] = [];
+    const registry = new ToolRegistry({ audit, onError: (_error, call) => reported.push(call.id) }).register(
+      defineTool({
+        name: 'work',
+        description: 'Works.',
+        input: { type: 'object', properties: { ms: { type: 'number' } } },
+        execute: ({ ms }) => new Promise((resolve) => setTimeout(() => resolve('done'), Number(ms))),
+      }),
+    );
+    const calls = [
+      { id: 'c1', name: 'work', arguments: { ms: 0 } },
+      { id: 'c2', name: 'work', arguments: { ms: 100 } },
+    ];
+    await expect(registry.invokeAll(calls, { concurrency: 2 })).rejects.toThrow('disk full');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reported).toEqual(['c2']);
   });
 });
