@@ -16,6 +16,11 @@ export {
   redisResponseCache,
 } from './redis-response-cache.ts';
 export {
+  type RedisRunEventStore,
+  type RedisRunEventStoreOptions,
+  redisRunEventStore,
+} from './redis-run-event-store.ts';
+export {
   type RedisSessionStore,
   type RedisSessionStoreOptions,
   redisSessionStore,

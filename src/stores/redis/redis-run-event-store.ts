@@ -1,0 +1,140 @@
+import { Observable } from 'rxjs';
+import type { AgentEvent } from '../../agent/index.ts';
+import { ReplayExpiredError, RunFailedError, RunNotFoundError, RxAgentError } from '../../core/index.ts';
+import type { RunEnd, RunEventStore, SequencedEvent } from '../../http/index.ts';
+import { eventId, parseEventId } from '../../http/index.ts';
+import { type RedisConnectionOptions, redisConnection } from './redis-connection.ts';
+
+/** Options of {@link redisRunEventStore}. */
+export type RedisRunEventStoreOptions = RedisConnectionOptions & {
+  /** @default 'rxagent:run:' */
+  prefix?: string;
+  /** The newest events kept per run. @default 10_000 */
+  replayLimit?: number;
+  /** How long a finished run's events stay. @default 300_000 */
+  retainMs?: number;
+  /** How long a running run's events stay without a new event. @default 86_400_000 */
+  idleTtlMs?: number;
+  /** How long one blocking read waits before it asks again. @default 5_000 */
+  blockMs?: number;
+  /** The CLIENT SETNAME of the readers' connections. @default 'rxagent-run-reader' */
+  readerName?: string;
+  /** A write that failed (the run goes on; a reader may then miss events and time out). */
+  onError?: (error: unknown) => void;
+};
+
+/** A `RunEventStore` in Redis, and how to close its connection. */
+export interface RedisRunEventStore extends RunEventStore {
+  close(): Promise<void>;
+}
+
+type Entry = [id: string, fields: string[]];
+
+/**
+ * A `RunEventStore` in Redis streams, so a client can resume a run on another app server: one
+ * stream per run (`<prefix>{runId}`), entry `0-<n+1>` for the n-th event (`0-1` marks the run's
+ * start), trimmed exactly to `replayLimit`, and an `end` entry. A read replays with XRANGE, then
+ * follows with blocking XREAD on its own connection (closed on unsubscribe). A failed run's error
+ * crosses servers as a `RunFailedError` (name, code and message only).
+ * @example new RunRegistry({ eventStore: redisRunEventStore({ url: 'redis://127.0.0.1:6379' }) })
+ */
+export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRunEventStore {
+  const { client, close } = redisConnection(options);
+  const prefix = options.prefix ?? 'rxagent:run:';
+  const replayLimit = options.replayLimit ?? 10_000;
+  const retainMs = options.retainMs ?? 300_000;
+  const idleTtlMs = options.idleTtlMs ?? 86_400_000;
+  const blockMs = options.blockMs ?? 5_000;
+  const onError = options.onError ?? (() => undefined);
+  // Names the blocking readers' connections (CLIENT LIST), one per watching client.
+  const connectionName = options.readerName ?? 'rxagent-run-reader';
+  const key = (runId: string) => `${prefix}{${runId}}`;
+  const write = (runId: string, id: string, field: string, value: string, ttlMs: number) => {
+    client
+      .multi()
+      .xadd(key(runId), 'MAXLEN', String(replayLimit + 1), id, field, value)
+      .pexpire(key(runId), ttlMs)
+      .exec()
+      .catch(onError);
+  };
+
+  return {
+    open: (runId) => write(runId, '0-1', 'open', '1', idleTtlMs),
+    append(runId, event) {
+      const seq = parseEventId(event.id)?.seq;
+      if (seq === undefined)
+        throw new RxAgentError(`Not an event id of run ${runId}: ${event.id}`, 'invalid_event_id');
+      write(runId, `0-${seq + 1}`, 'event', JSON.stringify(event.event), idleTtlMs);
+    },
+    end: (runId, end) => write(runId, '*', 'end', JSON.stringify(endOf(end)), retainMs),
+    read: (runId, afterSeq) =>
+      new Observable<SequencedEvent>((subscriber) => {
+        const reader = client.duplicate({ connectionName });
+        reader.on('error', () => undefined);
+        let stopped = false;
+        const deliver = (entries: Entry[]): boolean => {
+          for (const [id, fields] of entries) {
+            const [field, value = ''] = fields;
+            if (field === 'event') {
+              const seq = Number(id.slice(2)) - 1;
+              subscriber.next({ id: eventId(runId, seq), event: JSON.parse(value) as AgentEvent });
+            } else if (field === 'end') {
+              const end = JSON.parse(value) as StoredEnd;
+              if (end.type === 'failed')
+                subscriber.error(new RunFailedError(end.message, end.name, end.code));
+              else subscriber.complete();
+              return true;
+            }
+          }
+          return false;
+        };
+        const run = async () => {
+          const first = (await client.xrange(key(runId), '-', '+', 'COUNT', 1)) as Entry[];
+          const oldest = first[0];
+          if (!oldest) throw new RunNotFoundError(runId);
+          const oldestSeq = Number(oldest[0].slice(2)) - 1;
+          const lastId = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 1)) as Entry[];
+          const newest = lastId[0]?.[0] ?? oldest[0];
+          const newestSeq = newest.startsWith('0-') ? Number(newest.slice(2)) - 1 : Infinity;
+          if (afterSeq + 1 < Math.max(oldestSeq, 1) || (afterSeq > newestSeq && newestSeq !== Infinity)) {
+            throw new ReplayExpiredError(runId, eventId(runId, afterSeq));
+          }
+          let cursor = `0-${afterSeq + 1}`;
+          const past = (await client.xrange(key(runId), `(${cursor}`, '+')) as Entry[];
+          if (deliver(past)) return;
+          cursor = past.at(-1)?.[0] ?? cursor;
+          while (!stopped) {
+            const answer = (await reader.xread('BLOCK', blockMs, 'STREAMS', key(runId), cursor)) as
+              [string, Entry[]][] | null;
+            const entries = answer?.[0]?.[1] ?? [];
+            if (deliver(entries)) return;
+            cursor = entries.at(-1)?.[0] ?? cursor;
+          }
+        };
+        run()
+          .catch((error: unknown) => {
+            if (!stopped) subscriber.error(error);
+          })
+          .finally(() => reader.disconnect());
+        return () => {
+          stopped = true;
+          reader.disconnect();
+        };
+      }),
+    delete: (runId) => {
+      client.del(key(runId)).catch(onError);
+    },
+    close,
+  };
+}
+
+type StoredEnd =
+  { type: 'completed' | 'cancelled' } | { type: 'failed'; name: string; code: string; message: string };
+
+function endOf(end: RunEnd): StoredEnd {
+  if (end.type !== 'failed') return { type: end.type };
+  const { error } = end;
+  return RxAgentError.is(error)
+    ? { type: 'failed', name: error.name, code: error.code, message: error.message }
+    : { type: 'failed', name: 'Error', code: 'internal_error', message: 'The run failed' };
+}
