@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import {
   DuplicateToolError,
   ForbiddenToolArgumentError,
@@ -12,6 +12,7 @@ import type { ToolInvocationStore } from './audit/tool-invocation-store.ts';
 import { findIdentityArgument, identityNameSet } from './identity-names.ts';
 import type { InvokeEnvironment } from './invoke/invoke-environment.ts';
 import { invokeTool } from './invoke/invoke-tool.ts';
+import { invokeStream } from './invoke/invoke-stream.ts';
 import type { InvokeOptions } from './invoke-options.ts';
 import type { JsonSchemaDialect } from './json-schema.ts';
 import type { RegisteredTool } from './registered-tool.ts';
@@ -157,29 +158,7 @@ export class ToolRegistry {
    * its audit records, and an audit failure after the subscriber left goes to `onError`.
    */
   invoke$(call: ToolCall, options: Omit<InvokeOptions, 'onProgress'> = {}): Observable<ToolInvocationEvent> {
-    return new Observable<ToolInvocationEvent>((subscriber) => {
-      const controller = new AbortController();
-      const outer = options.signal;
-      const forward = () => controller.abort(outer?.reason);
-      if (outer?.aborted) forward();
-      else outer?.addEventListener('abort', forward, { once: true });
-      const onProgress = (value: unknown) =>
-        subscriber.next({ type: 'progress', toolCallId: call.id, name: call.name, value });
-      invokeTool(this.#env, call, { ...options, signal: controller.signal, onProgress }).then(
-        (outcome) => {
-          subscriber.next({ type: 'outcome', outcome });
-          subscriber.complete();
-        },
-        (error: unknown) => {
-          if (!subscriber.closed) subscriber.error(error);
-          else this.#reportError(error, call);
-        },
-      );
-      return () => {
-        outer?.removeEventListener('abort', forward);
-        controller.abort();
-      };
-    });
+    return invokeStream(this.#env, call, options, (error, failed) => this.#reportError(error, failed));
   }
 
   /**
