@@ -13,6 +13,7 @@ import {
   user,
 } from '../../src/core/index.ts';
 import type { SessionStore, SessionStoreOptions } from '../../src/sessions/index.ts';
+import { expectNothingLostAcrossDrop } from './expect-nothing-lost.ts';
 import { fixtureMessages } from './fixture-messages.ts';
 import type { StoreSpec } from './store-from-spec.ts';
 
@@ -264,34 +265,8 @@ export function sessionStoreContract(name: string, setup: () => Promise<Contract
         return;
       }
       const { store: fragile, cut, close } = await target.droppable();
-      const id = fresh();
       try {
-        const attempt = (i: number) =>
-          fragile.append(id, [user(`a-${i}`), user(`b-${i}`)]).then(
-            () => ({ i, ok: true as const }),
-            (error: unknown) => ({ i, ok: false as const, error }),
-          );
-        const outcomes = [];
-        for (let i = 0; i < 10; i += 1) outcomes.push(await attempt(i));
-        expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
-        // The cut lands while a wave of appends is in flight: some are acknowledged, some not.
-        const wave = Array.from({ length: 30 }, (_, k) => attempt(10 + k));
-        await Promise.race(wave);
-        await cut();
-        outcomes.push(...(await Promise.all(wave)));
-        for (const outcome of outcomes)
-          if (!outcome.ok) expect(outcome.error).toBeInstanceOf(SessionStoreError);
-        // The store recovers: a new append goes through once the connection is back.
-        await expect(fragile.append(id, [user('after')])).resolves.toBeDefined();
-        const read = texts((await store.get(id))!.messages);
-        expect(new Set(read).size).toBe(read.length);
-        for (const { i, ok } of outcomes) {
-          const at = read.indexOf(`a-${i}`);
-          if (ok) expect(at).toBeGreaterThanOrEqual(0);
-          // Each append is atomic: both of its messages, side by side, or neither.
-          if (at >= 0) expect(read[at + 1]).toBe(`b-${i}`);
-          else expect(read).not.toContain(`b-${i}`);
-        }
+        await expectNothingLostAcrossDrop(fragile, store, cut);
       } finally {
         await close();
       }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createConnection, createPool } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { type MysqlSessionStore, mysqlSessionStore } from '../../src/stores/mysql/index.ts';
+import { expectNothingLostAcrossDrop } from '../sessions/expect-nothing-lost.ts';
 import { sessionStoreContract } from '../sessions/session-store-contract.ts';
 import { closedPort, serviceAvailable } from './support/service-available.ts';
 import { tcpProxy } from './support/tcp-proxy.ts';
@@ -43,6 +44,24 @@ describe.skipIf(!up)('mysql', () => {
         await dropTables(table);
       },
     };
+  });
+
+  it('keeps every acknowledged append when KILL ends its connection', async () => {
+    // One connection, so the connection killed is the one the appends run on.
+    const pool = createPool({ uri: at(3306), connectionLimit: 1 });
+    const store = mysqlSessionStore({ pool, table });
+    const admin = await createConnection(at(3306));
+    try {
+      await store.migrate();
+      const [rows] = await pool.query('SELECT CONNECTION_ID() AS id');
+      const { id } = (rows as { id: number }[])[0]!;
+      await expectNothingLostAcrossDrop(store, store, async () => {
+        await admin.query(`KILL ${Number(id)}`);
+      });
+    } finally {
+      await admin.end();
+      await pool.end();
+    }
   });
 
   it('rejects a table name that is not a plain identifier', () => {

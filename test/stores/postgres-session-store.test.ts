@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type PostgresSessionStore, postgresSessionStore } from '../../src/stores/postgres/index.ts';
+import { expectNothingLostAcrossDrop } from '../sessions/expect-nothing-lost.ts';
 import { sessionStoreContract } from '../sessions/session-store-contract.ts';
 import { closedPort, serviceAvailable } from './support/service-available.ts';
 import { tcpProxy } from './support/tcp-proxy.ts';
@@ -44,6 +45,26 @@ describe.skipIf(!up)('postgres', () => {
         await dropTables();
       },
     };
+  });
+
+  it('keeps every acknowledged append when pg_terminate_backend kills its connection', async () => {
+    // One connection, so the backend killed is the one the appends run on.
+    const pool = new pg.Pool({ connectionString: at(5432), max: 1 });
+    pool.on('error', () => undefined);
+    const store = postgresSessionStore({ pool, table });
+    const admin = new pg.Client({ connectionString: at(5432) });
+    await admin.connect();
+    try {
+      await store.migrate();
+      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const pid = rows[0]!.pid;
+      await expectNothingLostAcrossDrop(store, store, async () => {
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      });
+    } finally {
+      await admin.end();
+      await pool.end();
+    }
   });
 
   it('rejects a table name that is not a plain identifier', () => {

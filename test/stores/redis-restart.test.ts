@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionStoreError, textOf, user } from '../../src/core/index.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { redisSessionStore } from '../../src/stores/redis/index.ts';
+import { expectNothingLostAcrossDrop } from '../sessions/expect-nothing-lost.ts';
 import { closedPort, serviceAvailable } from './support/service-available.ts';
 
 // A private redis-server (not the shared one on 6379) that this test restarts for real: its
@@ -57,30 +57,10 @@ describe.skipIf(!up)('redisSessionStore across a real server restart', () => {
 
   it('loses no acknowledged append, fails the rest with SessionStoreError, and works after', async () => {
     const store = redisSessionStore({ url: `redis://127.0.0.1:${port}`, prefix: `t:${randomUUID()}:` });
-    const id = 'restarted';
-    const attempt = (i: number) =>
-      store.append(id, [user(`a-${i}`), user(`b-${i}`)]).then(
-        () => ({ i, ok: true as const }),
-        (error: unknown) => ({ i, ok: false as const, error }),
-      );
-    const outcomes = [];
-    for (let i = 0; i < 10; i += 1) outcomes.push(await attempt(i));
-    const wave = Array.from({ length: 30 }, (_, k) => attempt(10 + k));
-    await Promise.race(wave);
-    await stop();
-    await start();
-    outcomes.push(...(await Promise.all(wave)));
-    for (const outcome of outcomes) if (!outcome.ok) expect(outcome.error).toBeInstanceOf(SessionStoreError);
-    await store.append(id, [user('after')]);
-    const read = (await store.get(id))!.messages.map((message) => textOf(message.content));
-    expect(new Set(read).size).toBe(read.length);
-    expect(read.at(-1)).toBe('after');
-    for (const { i, ok } of outcomes) {
-      const at = read.indexOf(`a-${i}`);
-      if (ok) expect(at).toBeGreaterThanOrEqual(0);
-      if (at >= 0) expect(read[at + 1]).toBe(`b-${i}`);
-      else expect(read).not.toContain(`b-${i}`);
-    }
+    await expectNothingLostAcrossDrop(store, store, async () => {
+      await stop();
+      await start();
+    });
     await store.close();
   }, 60_000);
 });
