@@ -163,5 +163,6 @@ describe('RunRegistry over real HTTP, with connections cut at random', () => {
         `resume (${_name}): 20 runs × ${n} events, ${stats.connections} connections, ${stats.cuts} cuts`,
       );
     },
+    120_000,
   );
 });

@@ -109,7 +109,7 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     expect(early.length).toBeGreaterThan(0);
     expect(early.length).toBeLessThan(final.length);
     expect(final).toBe(demoStory);
-  });
+  }, 90_000);
 
   it('asks for approval, runs the tool once approved and shows its result', async () => {
     await send(page, 'Please email Bob');
@@ -125,7 +125,7 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     expect(await lastText(page)).toBe(`Let me send that. ${reply}`);
     mkdirSync(output, { recursive: true });
     await page.screenshot({ path: `${output}web-chat.png`, fullPage: true });
-  });
+  }, 90_000);
 
   it('Stop ends the stream and aborts the model request on the server', async () => {
     const aborted = openai.nextClientAbort();
@@ -144,7 +144,7 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     const stopped = await lastText(page);
     expect(stopped.length).toBeLessThan(demoStory.length);
     expect(demoStory.startsWith(stopped)).toBe(true);
-  });
+  }, 90_000);
 
   it('survives a dropped connection: reconnects, resumes, and the text completes exactly once', async () => {
     await send(page, 'One more story');
@@ -159,5 +159,5 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     });
     expect(proxy.connections).toBeGreaterThan(connections);
     expect(await lastText(page)).toBe(demoStory);
-  });
+  }, 90_000);
 });
