@@ -49,7 +49,8 @@ describe.skipIf(!up)('mysql', () => {
   it('keeps every acknowledged append when KILL ends its connection', async () => {
     // One connection, so the connection killed is the one the appends run on.
     const pool = createPool({ uri: at(3306), connectionLimit: 1 });
-    const store = mysqlSessionStore({ pool, table });
+    const own = `${table}_killed`;
+    const store = mysqlSessionStore({ pool, table: own });
     const admin = await createConnection(at(3306));
     try {
       await store.migrate();
@@ -59,6 +60,7 @@ describe.skipIf(!up)('mysql', () => {
         await admin.query(`KILL ${Number(id)}`);
       });
     } finally {
+      await admin.query(`DROP TABLE IF EXISTS \`${own}_messages\`, \`${own}\``);
       await admin.end();
       await pool.end();
     }

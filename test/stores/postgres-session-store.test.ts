@@ -51,7 +51,8 @@ describe.skipIf(!up)('postgres', () => {
     // One connection, so the backend killed is the one the appends run on.
     const pool = new pg.Pool({ connectionString: at(5432), max: 1 });
     pool.on('error', () => undefined);
-    const store = postgresSessionStore({ pool, table });
+    const own = `${table}_killed`;
+    const store = postgresSessionStore({ pool, table: own });
     const admin = new pg.Client({ connectionString: at(5432) });
     await admin.connect();
     try {
@@ -62,6 +63,7 @@ describe.skipIf(!up)('postgres', () => {
         await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       });
     } finally {
+      await admin.query(`DROP TABLE IF EXISTS "${own}_messages", "${own}"`);
       await admin.end();
       await pool.end();
     }
