@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -278,5 +278,33 @@ describe('tools review: invokeAll after an audit failure (regressions)', () => {
     await expect(registry.invokeAll(calls, { concurrency: 2 })).rejects.toThrow('disk full');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(reported).toEqual(['c2']);
+  });
+});
+
+describe('tools review: careless audit configuration (regressions)', () => {
+  it('refuses an empty key, which would chain with an HMAC anyone can recompute', async () => {
+    // `key: process.env.AUDIT_KEY ?? ''` chained under the empty key and looked protected.
+    const dir = await mkdtemp(join(tmpdir(), 'rxagent-review-'));
+    dirs.push(dir);
+    const path = join(dir, 'audit.jsonl');
+    expect(() => fileAuditStore({ path, key: '' })).toThrow(AuditLogError);
+    expect(() => fileAuditStore({ path, key: new Uint8Array(0) })).toThrow(AuditLogError);
+    const store = fileAuditStore({ path, key: 'k' }); // the refusals left no lock behind
+    await store.close?.();
+    await expect(verifyAuditLog(path, { key: '' })).rejects.toThrow(AuditLogError);
+  });
+
+  it('answers a path it cannot create a lock under with a typed AuditLogError', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rxagent-review-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'a-file'), '');
+    let error: unknown;
+    try {
+      fileAuditStore({ path: join(dir, 'a-file', 'audit.jsonl') });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(AuditLogError.is(error)).toBe(true);
+    expect((error as AuditLogError).cause).toHaveProperty('code');
   });
 });

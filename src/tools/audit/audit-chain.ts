@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { AuditLogError } from '../../core/index.ts';
 import { TOOL_OUTCOME_STATUSES } from '../tool-outcome.ts';
 import type { ToolInvocationRecord } from './tool-invocation-store.ts';
 
@@ -9,6 +10,18 @@ export type AuditKey = string | Uint8Array;
 export interface AuditChainHead {
   readonly seq: number;
   readonly hash: string;
+}
+
+/**
+ * Refuses a key that protects nothing: an empty one (an HMAC anyone can recompute, e.g. from
+ * `process.env.AUDIT_KEY ?? ''`) or one that is neither a string nor bytes. Throws `AuditLogError`.
+ */
+export function checkAuditKey(key: AuditKey | undefined, path: string): void {
+  if (key === undefined) return;
+  if ((typeof key !== 'string' && !(key instanceof Uint8Array)) || key.length === 0)
+    throw new AuditLogError(`The key of audit log ${path} must be a non-empty string or Uint8Array`, {
+      path,
+    });
 }
 
 /** The head of an empty chain: the first entry's `prev` is 64 zeros. */

@@ -11,7 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { AuditLogLockedError } from '../../core/index.ts';
+import { AuditLogError, AuditLogLockedError } from '../../core/index.ts';
 
 /** A held lock on one audit-log file. */
 export interface AuditLogLock {
@@ -101,9 +101,19 @@ function removeStale(file: string, stale: string): void {
  * Takes the lock of the audit log at `path` (an absolute path): the file `<path>.lock` holding this
  * process's id and start time, created exclusively. A lock whose process is dead is taken over.
  * Throws `AuditLogLockedError` when a live process, or another store in this process (whatever
- * path, link or thread it came through), holds it.
+ * path, link or thread it came through), holds it, and `AuditLogError` when the lock file cannot be
+ * made (a directory that cannot be created or written).
  */
 export function lockAuditLog(path: string): AuditLogLock {
+  try {
+    return takeLock(path);
+  } catch (error) {
+    if (AuditLogError.is(error)) throw error;
+    throw new AuditLogError(`Could not lock audit log ${path}`, { path, cause: error });
+  }
+}
+
+function takeLock(path: string): AuditLogLock {
   if (held.has(path)) throw new AuditLogLockedError(path, process.pid);
   mkdirSync(dirname(path), { recursive: true });
   const file = `${path}.lock`;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AuditLogError } from '../../core/index.ts';
-import type { AuditKey, AuditLogEntry } from './audit-chain.ts';
+import { type AuditKey, type AuditLogEntry, checkAuditKey } from './audit-chain.ts';
 import { lockAuditLog } from './audit-log-lock.ts';
 import { AuditLogWriter } from './audit-log-writer.ts';
 import {
@@ -45,11 +45,13 @@ function parseLines(text: string, path: string): AuditLogEntry[] {
  * serialised and `fsync`ed before they resolve; a last line cut off by a crash is dropped when the
  * log is reopened. Opening takes the lock file `<path>.lock` (this process's id): a second store on
  * the same path, here or in another process, throws `AuditLogLockedError`; the lock of a dead
- * process is taken over. `close()` releases it. Check a log with `verifyAuditLog(path, { key })`.
+ * process is taken over. `close()` releases it. Throws `AuditLogError` for an empty key or a path
+ * it cannot lock. Check a log with `verifyAuditLog(path, { key })`.
  * @example new ToolRegistry({ audit: fileAuditStore({ path: 'audit.jsonl', key: process.env.AUDIT_KEY }) })
  */
 export function fileAuditStore(options: FileAuditStoreOptions): FileAuditStore {
   const path = resolve(options.path);
+  checkAuditKey(options.key, path);
   const lock = lockAuditLog(path);
   const writer = new AuditLogWriter(path, options.key);
   let closed = false;

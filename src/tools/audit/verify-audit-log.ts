@@ -1,5 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { type AuditChainHead, type AuditKey, GENESIS_HEAD, verifyAuditEntry } from './audit-chain.ts';
+import {
+  type AuditChainHead,
+  type AuditKey,
+  checkAuditKey,
+  GENESIS_HEAD,
+  verifyAuditEntry,
+} from './audit-chain.ts';
 
 /** The result of `verifyAuditLog`. */
 export interface AuditLogVerification {
@@ -42,13 +48,14 @@ function result(
  * a SHA-256 chain: it detects careless edits, not someone who recomputes every hash. A last line
  * without its newline makes the log not ok (`truncatedTail`), with `lastSeq` the last good entry.
  * Removing whole entries from the end is seen only through `expectedLastHash`. Reads the file as a
- * stream; throws only when it cannot be read.
+ * stream; throws only when it cannot be read, or for an empty key (`AuditLogError`).
  * @example const { ok, lastSeq, badLine, reason } = await verifyAuditLog('audit.jsonl', { key });
  */
 export async function verifyAuditLog(
   path: string,
   options: VerifyAuditLogOptions = {},
 ): Promise<AuditLogVerification> {
+  checkAuditKey(options.key, path);
   let head = GENESIS_HEAD;
   let rest = Buffer.alloc(0);
   for await (const chunk of createReadStream(path)) {
