@@ -308,3 +308,39 @@ describe('tools review: careless audit configuration (regressions)', () => {
     expect((error as AuditLogError).cause).toHaveProperty('code');
   });
 });
+
+describe('tools review: what the audit keeps of unparseable arguments (regressions)', () => {
+  it('keeps the parse reason, which quotes the raw arguments, out of the audit record', async () => {
+    // The outcome record's `error` held the JSON parser's message, and with it a piece of the raw
+    // arguments, even for a tool whose persist keeps no payload.
+    const audit = memoryAuditStore();
+    const registry = new ToolRegistry({ audit }).register(
+      defineTool({
+        name: 'pay',
+        description: 'Pays.',
+        input: { type: 'object', properties: { card: { type: 'string' } } },
+        execute: () => 'paid',
+        persist: () => null,
+      }),
+    );
+    let reason = '';
+    try {
+      JSON.parse('card=4111111111111111');
+    } catch (error) {
+      reason = `The arguments are not valid JSON: ${(error as Error).message}`;
+    }
+    expect(reason).toContain('4111');
+    const outcome = await registry.invoke({
+      id: 'c',
+      name: 'pay',
+      arguments: {},
+      invalidArguments: { raw: 'card=4111111111111111', message: reason },
+    });
+    expect(outcome.status).toBe('invalid_arguments');
+    expect(outcome.content).toContain('4111'); // the model is shown its own text, to fix it
+    expect(outcome.error?.issues?.[0]?.message).toBe(reason);
+    const records = await audit.list();
+    expect(records).toHaveLength(1);
+    expect(JSON.stringify(records)).not.toContain('4111');
+  });
+});

@@ -27,13 +27,18 @@ export async function validateCall(
 ): Promise<ValidCall | SettledCall> {
   const { tool } = entry;
   if (call.invalidArguments) {
+    // A JSON parser's reason quotes the text it choked on (the model's arguments): the model is
+    // shown it, the application has it in `issues`, the audit record (`error.message`) keeps none.
     const reason = oneLine(call.invalidArguments.message);
-    const message = `The arguments of ${tool.name} are not a JSON object (${reason}); send valid JSON and call again`;
     return {
       call,
       tool,
       status: 'invalid_arguments',
-      error: { message, issues: [{ path: '', message: reason }] },
+      error: {
+        message: `The arguments of ${tool.name} are not a JSON object`,
+        issues: [{ path: '', message: reason }],
+      },
+      modelMessage: `The arguments of ${tool.name} are not a JSON object (${reason}); send valid JSON and call again`,
     };
   }
   const result = await checkArguments(entry, call.arguments);
