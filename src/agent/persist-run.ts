@@ -1,6 +1,7 @@
 import { catchError, concatMap, defer, from, type Observable, retry, throwError, timer } from 'rxjs';
 import { type Message, SessionConflictError } from '../core/index.ts';
 import type { Session, SessionStore } from '../sessions/index.ts';
+import type { HoldFor } from './session-queue.ts';
 
 /** How many times a rebasing append re-reads the session before giving up with the conflict. */
 const REBASE_ATTEMPTS = 16;
@@ -8,7 +9,8 @@ const REBASE_ATTEMPTS = 16;
 /**
  * Appends a run's messages with the version read at its start. On `SessionConflictError` (another
  * process wrote meanwhile), `'error'` fails; `'rebase'` re-reads and appends after the winner's
- * messages, with the new version (again, until it wins or `REBASE_ATTEMPTS` pass).
+ * messages, with the new version (again, until it wins or `REBASE_ATTEMPTS` pass). Every append
+ * sent goes to `holdFor`, so the session stays held until it settles.
  */
 export function persistRun(
   store: SessionStore,
@@ -16,13 +18,17 @@ export function persistRun(
   messages: readonly Message[],
   version: number,
   onConflict: 'error' | 'rebase',
+  holdFor: HoldFor,
 ): Observable<Session> {
-  const first = defer(() => from(store.append(sessionId, messages, { expectedVersion: version })));
+  const append = (expectedVersion: number) => {
+    const write = store.append(sessionId, messages, { expectedVersion });
+    holdFor(write);
+    return from(write);
+  };
+  const first = defer(() => append(version));
   if (onConflict === 'error') return first;
   const rebased = defer(() => from(store.get(sessionId))).pipe(
-    concatMap((session) =>
-      from(store.append(sessionId, messages, { expectedVersion: session?.version ?? 0 })),
-    ),
+    concatMap((session) => append(session?.version ?? 0)),
     retry({
       count: REBASE_ATTEMPTS,
       delay: (error: unknown, attempt) =>

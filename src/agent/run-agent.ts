@@ -20,7 +20,7 @@ import { agentResult } from './agent-result.ts';
 import { persistRun } from './persist-run.ts';
 import { initialState, type RunState } from './run-state.ts';
 import { type LoopItem, runStep, type StepEnv } from './run-step.ts';
-import { serialised } from './session-queue.ts';
+import { type HoldFor, serialised } from './session-queue.ts';
 import { traced } from './traced.ts';
 
 /** Where a run keeps its conversation, if anywhere. */
@@ -55,12 +55,14 @@ export function stepLoop(env: StepEnv, initial: RunState): Observable<LoopItem> 
  */
 export function runAgent(env: RunEnv, input: readonly Message[]): Observable<AgentEvent> {
   const { session } = env;
-  const run = (stored: Session | null, trace: StepEnv['trace']): Observable<AgentEvent> =>
+  const run = (stored: Session | null, trace: StepEnv['trace'], holdFor: HoldFor): Observable<AgentEvent> =>
     defer(() => {
       const version = stored?.version ?? 0;
       let committed = initialState(stored?.messages ?? [], input);
       const save = (state: RunState): Observable<unknown> =>
-        session ? persistRun(session.store, session.id, state.added, version, session.onConflict) : of(null);
+        session
+          ? persistRun(session.store, session.id, state.added, version, session.onConflict, holdFor)
+          : of(null);
       return stepLoop({ ...env, trace }, committed).pipe(
         tap((item) => {
           if (item.type === 'next') committed = item.state;
@@ -100,14 +102,12 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
     },
     (scope) =>
       session
-        ? serialised(
-            session.store,
-            session.id,
+        ? serialised(session.store, session.id, (holdFor) =>
             defer(() => session.store.get(session.id)).pipe(
-              concatMap((stored) => run(stored, scope.context)),
+              concatMap((stored) => run(stored, scope.context, holdFor)),
             ),
           )
-        : run(null, scope.context),
+        : run(null, scope.context, () => undefined),
   );
   return traced$.pipe(abortable(env.signal));
 }

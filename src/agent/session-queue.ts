@@ -4,11 +4,20 @@ import type { SessionStore } from '../sessions/index.ts';
 // Per store, per session id: the promise the next run on that session waits for.
 const tails = new WeakMap<SessionStore, Map<string, Promise<void>>>();
 
+/** Registers a write the session stays held for, even after the run is unsubscribed. */
+export type HoldFor = (write: Promise<unknown>) => void;
+
 /**
  * `body`, started only after every earlier run on the same session (same store, same id) in this
- * process has ended (completed, failed or been unsubscribed), so runs on one session never interleave.
+ * process has ended (completed, failed or been unsubscribed) and its writes (given to `holdFor`)
+ * have settled, so runs on one session never interleave: an append already sent when its run is
+ * unsubscribed cannot be overtaken by the next run's read.
  */
-export function serialised<T>(store: SessionStore, sessionId: string, body: Observable<T>): Observable<T> {
+export function serialised<T>(
+  store: SessionStore,
+  sessionId: string,
+  body: (holdFor: HoldFor) => Observable<T>,
+): Observable<T> {
   return defer(() => {
     let queue = tails.get(store);
     if (!queue) tails.set(store, (queue = new Map()));
@@ -20,12 +29,14 @@ export function serialised<T>(store: SessionStore, sessionId: string, body: Obse
     const tail = previous.then(() => mine);
     queue.set(sessionId, tail);
     const owner = queue;
+    // Forgotten only once every run queued so far has ended, so a later run still waits for them.
+    void tail.then(() => {
+      if (owner.get(sessionId) === tail) owner.delete(sessionId);
+    });
+    const writes: Promise<unknown>[] = [];
     return from(previous).pipe(
-      switchMap(() => body),
-      finalize(() => {
-        release();
-        if (owner.get(sessionId) === tail) owner.delete(sessionId);
-      }),
+      switchMap(() => body((write) => writes.push(write))),
+      finalize(() => void Promise.allSettled(writes).then(release)),
     );
   });
 }
