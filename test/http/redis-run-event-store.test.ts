@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { concat, interval, lastValueFrom, map, of, take, throwError, toArray } from 'rxjs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
 import { ReplayExpiredError, RunFailedError, RunNotFoundError, RxAgentError } from '../../src/core/index.ts';
 import { RunRegistry } from '../../src/http/index.ts';
@@ -11,7 +11,7 @@ const url = 'redis://127.0.0.1:6379';
 const prefix = `rxagent-test:run:${process.pid}:${Date.now()}:`;
 const stores: { close(): Promise<void> }[] = [];
 const admin = new Redis(url);
-const store = (extra: { replayLimit?: number } = {}) => {
+const store = (extra: { replayLimit?: number; readerName?: string } = {}) => {
   const created = redisRunEventStore({
     url,
     prefix,
@@ -23,6 +23,11 @@ const store = (extra: { replayLimit?: number } = {}) => {
   return created;
 };
 const delta = (text: string): AgentEvent => ({ type: 'text-delta', text });
+/**
+ * Resolves once the run's events are in Redis: a read through the writing server's own connection
+ * is answered after the writes sent before it (no fixed sleep, robust on a loaded machine).
+ */
+const written = (server: RunRegistry, runId: string) => settle(server.attach(runId));
 const texts = (events: { event: AgentEvent }[]) =>
   events.map(({ event }) => (event.type === 'text-delta' ? event.text : event.type));
 
@@ -58,7 +63,7 @@ describe('redisRunEventStore: a run started on one server, resumed on another', 
     const serverA = new RunRegistry({ eventStore: store({ replayLimit: 3 }), createId: () => 'run-b' });
     const serverB = new RunRegistry({ eventStore: store({ replayLimit: 3 }) });
     serverA.start(of(delta('a'), delta('b'), delta('c'), delta('d'), delta('e')));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await written(serverA, 'run-b');
     expect((await settle(serverB.attach('nope'))).error).toBeInstanceOf(RunNotFoundError);
     expect((await settle(serverB.attach('run-b', { lastEventId: 'run-b:1' }))).error).toBeInstanceOf(
       ReplayExpiredError,
@@ -67,6 +72,22 @@ describe('redisRunEventStore: a run started on one server, resumed on another', 
     expect(kept.error).toBeUndefined();
     expect(texts(kept.events)).toEqual(['c', 'd', 'e']);
     serverA.close();
+  });
+
+  it('is never a silent gap: events trimmed between its checks and its read make a ReplayExpiredError', async () => {
+    const events = store({ replayLimit: 3 });
+    events.open('run-e');
+    for (let seq = 1; seq <= 5; seq += 1)
+      events.append('run-e', { id: `run-e:${seq}`, event: delta(`${seq}`) });
+    // Kept: 2..5, so resuming after 1 is allowed when the read starts; the appends sent right after
+    // it (on the same connection, so in this order) trim 2..4 away before it reads them.
+    const read = settle(events.read('run-e', 1));
+    for (let seq = 6; seq <= 8; seq += 1)
+      events.append('run-e', { id: `run-e:${seq}`, event: delta(`${seq}`) });
+    events.end('run-e', { type: 'completed' });
+    const { events: got, error } = await read;
+    expect(error).toBeInstanceOf(ReplayExpiredError);
+    expect(texts(got)).toEqual([]);
   });
 
   it('passes a failure to the other server as RunFailedError', async () => {
@@ -78,7 +99,7 @@ describe('redisRunEventStore: a run started on one server, resumed on another', 
         throwError(() => new RxAgentError('model down', 'model_down')),
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await written(serverA, 'run-c');
     const { events, error } = await settle(serverB.attach('run-c'));
     expect(texts(events)).toEqual(['x']);
     expect(error).toBeInstanceOf(RunFailedError);
@@ -87,10 +108,14 @@ describe('redisRunEventStore: a run started on one server, resumed on another', 
   });
 
   it('closes its blocking connection when the reader unsubscribes', async () => {
-    const serverA = new RunRegistry({ eventStore: store(), createId: () => 'run-d' });
+    // Server A's readers are named apart: only server B's reader is counted.
+    const serverA = new RunRegistry({
+      eventStore: store({ readerName: `rx-test-a-${process.pid}` }),
+      createId: () => 'run-d',
+    });
     const serverB = new RunRegistry({ eventStore: store() });
     serverA.start(interval(50).pipe(map((i) => delta(`${i}`))));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await lastValueFrom(serverA.attach('run-d').pipe(take(1)));
     // Only this test's readers (other tests may share the Redis server).
     const clients = async () =>
       String(await admin.client('LIST'))
@@ -102,12 +127,10 @@ describe('redisRunEventStore: a run started on one server, resumed on another', 
     const subscription = serverB
       .attach('run-d')
       .subscribe({ next: (event) => seen.push(event), error: (error: unknown) => failures.push(error) });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await clients()).toBe(before + 1);
+    await vi.waitFor(async () => expect(await clients()).toBe(before + 1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 10_000 });
     subscription.unsubscribe();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await clients()).toBe(before);
-    expect(seen.length).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect(await clients()).toBe(before), { timeout: 10_000 });
     expect(failures).toEqual([]);
     serverA.close();
   });

@@ -72,11 +72,16 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
         const reader = client.duplicate({ connectionName });
         reader.on('error', () => undefined);
         let stopped = false;
+        let lastSeq = afterSeq;
         const deliver = (entries: Entry[]): boolean => {
           for (const [id, fields] of entries) {
             const [field, value = ''] = fields;
             if (field === 'event') {
               const seq = Number(id.slice(2)) - 1;
+              // Trimmed away since the last read (a slow reader, or a trim between the checks and
+              // the read): never a silent gap.
+              if (seq !== lastSeq + 1) throw new ReplayExpiredError(runId, eventId(runId, lastSeq));
+              lastSeq = seq;
               subscriber.next({ id: eventId(runId, seq), event: JSON.parse(value) as AgentEvent });
             } else if (field === 'end') {
               const end = JSON.parse(value) as StoredEnd;
