@@ -7,7 +7,7 @@ import {
   RunFailedError,
   StreamParseError,
 } from '../core/index.ts';
-import { decodeSSE } from '../operators/index.ts';
+import { cancelOnAbort, decodeSSE } from '../operators/index.ts';
 import { sseBody, type SSERequest } from './sse-request.ts';
 
 /** Options of {@link fromSSE}: a `RequestInit` for the first request, plus how to resume. */
@@ -29,6 +29,7 @@ export interface FromSSEInit extends RequestInit {
  * `Last-Event-ID` (or to the first answer's `Content-Location`, when the server names the run's
  * URL there; a POST that dropped before its first event is resumed only so), waiting the server's `retry:` time, at most `maxReconnects` times in a row; the
  * server (a `RunRegistry`) sends only what came after that id, so every event arrives exactly once.
+ * Aborting `init.signal` ends it at once with the signal's reason (no reconnection).
  * A run that failed on the server errors with `RunFailedError`; an unknown or expired run with
  * `RunNotFoundError` / `ReplayExpiredError`.
  * @param urlOrResponse the stream's URL, or a `Response` already fetched (e.g. from a POST)
@@ -114,6 +115,8 @@ export function fromSSE(
         resetOnSuccess: true,
         delay: (error: unknown) => (isDrop(error) ? timer(retryMs) : throwError(() => error)),
       }),
+      // The caller's abort is a stop, not a drop to reconnect after.
+      cancelOnAbort(requestInit.signal ?? undefined),
     );
   });
 }

@@ -1,4 +1,4 @@
-import { lastValueFrom, toArray } from 'rxjs';
+import { lastValueFrom, tap, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -158,6 +158,25 @@ describe('fromSSE', () => {
     subscription.unsubscribe();
     await aborted;
     expect(server.clientAborts).toBe(1);
+  });
+
+  it('stops at once when the caller aborts its signal: the reason, no reconnection', async () => {
+    const server = await servers.start([{ chunks: [frame(1, 'a')], hold: true }]);
+    const aborted = server.nextClientAbort();
+    const controller = new AbortController();
+    const reason = new Error('user left');
+    const seen: unknown[] = [];
+    const settled = settle(
+      fromSSE(`${server.url}/runs/r1`, { signal: controller.signal, retryMs: 60_000 }).pipe(
+        tap((event) => seen.push(event)),
+      ),
+    );
+    await until(() => seen.length === 1);
+    controller.abort(reason);
+    // With a retry wait of a minute, anything but an immediate end times the test out.
+    expect((await settled).error).toBe(reason);
+    await aborted;
+    expect(server.requests).toHaveLength(1);
   });
 
   it('completes without event: end once the run has sent agent-completed', async () => {
