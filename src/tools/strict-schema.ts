@@ -37,12 +37,44 @@ function inPlaceNames(node: JsonSchemaObject, into: Set<string>): Set<string> {
   return into;
 }
 
-function strictNode(node: JsonSchemaObject, inPlace: boolean, root: boolean): JsonSchemaObject {
+/** The schema a local `$ref` (`#`, `#/$defs/Name`, any JSON pointer into `root`) points at. */
+function resolveLocal(root: JsonSchemaObject, ref: string): JsonSchemaObject | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  let node: unknown = root;
+  for (const segment of ref.slice(1).split('/').slice(1)) {
+    const key = decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+    node = isRecord(node) ? node[key] : undefined;
+  }
+  return isRecord(node) ? node : undefined;
+}
+
+/** Adds the property names of the local `$ref` target of `node` (and of its own refs and branches). */
+function refNames(
+  node: JsonSchemaObject,
+  root: JsonSchemaObject,
+  into: Set<string>,
+  seen = new Set<string>(),
+) {
+  if (typeof node.$ref !== 'string' || seen.has(node.$ref)) return;
+  seen.add(node.$ref);
+  const target = resolveLocal(root, node.$ref);
+  if (!target) return;
+  if (isRecord(target.properties)) for (const name of Object.keys(target.properties)) into.add(name);
+  inPlaceNames(target, into);
+  refNames(target, root, into, seen);
+}
+
+function strictNode(
+  node: JsonSchemaObject,
+  inPlace: boolean,
+  root: boolean,
+  rootSchema: JsonSchemaObject,
+): JsonSchemaObject {
   const copy: JsonSchemaObject = { ...node };
   const union = !inPlace && isPlainUnion(node);
   for (const sub of subschemas(node)) {
     const owning = sub.position === 'owning' || (union && isUnionBranch(sub.pointer));
-    sub.replace(copy, strictNode(sub.schema, !owning, false));
+    sub.replace(copy, strictNode(sub.schema, !owning, false, rootSchema));
   }
   if (inPlace || union) return copy;
   // `unevaluatedProperties: true` (or `{}`) opens an object as plainly as `additionalProperties: true`.
@@ -53,6 +85,8 @@ function strictNode(node: JsonSchemaObject, inPlace: boolean, root: boolean): Js
   const declares = isRecord(copy.properties) || isRecord(copy.patternProperties) || composed.size > 0;
   // An object that declares no properties is a map whose keys are data; the root never is.
   if (!declares && !(root && copy.type === 'object')) return copy;
+  // A `$ref` beside what is being closed describes the same value: its target's names are declared.
+  refNames(node, rootSchema, composed);
   if (composed.size > 0) {
     // additionalProperties only sees sibling `properties`: declare the composed names here (as `true`;
     // the branches still validate them) so that a field of an allOf/anyOf branch is not "unknown".
@@ -79,6 +113,6 @@ function strictNode(node: JsonSchemaObject, inPlace: boolean, root: boolean): Js
  * - `$schema` is removed (the dialect is kept beside the schema).
  */
 export function strictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
-  const { $schema: _dialect, ...rest } = strictNode(schema, false, true);
+  const { $schema: _dialect, ...rest } = strictNode(schema, false, true, schema);
   return rest;
 }

@@ -344,3 +344,26 @@ describe('tools review: what the audit keeps of unparseable arguments (regressio
     expect(JSON.stringify(records)).not.toContain('4111');
   });
 });
+
+describe('tools review: a $ref beside the root object (regressions)', () => {
+  it('declares the names of a local $ref target, so a valid call is not refused as unknown fields', async () => {
+    // `{ type: 'object', $ref: '#/$defs/Args' }` was closed with no names declared: it registered,
+    // and then every call but `{}` was invalid_arguments.
+    const tool = handBuilt({
+      type: 'object',
+      $ref: '#/$defs/Args',
+      $defs: { Args: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+    });
+    const registry = new ToolRegistry().register(tool);
+    const ok = await registry.invoke({ id: 'c1', name: 'hand_built', arguments: { q: 'x' } });
+    expect(ok.status).toBe('ok');
+    const unknown = await registry.invoke({
+      id: 'c2',
+      name: 'hand_built',
+      arguments: { q: 'x', admin: true },
+    });
+    expect(unknown.status).toBe('invalid_arguments');
+    const wrong = await registry.invoke({ id: 'c3', name: 'hand_built', arguments: { q: 1 } });
+    expect(wrong.status).toBe('invalid_arguments');
+  });
+});
