@@ -7,6 +7,7 @@ import type { AgentExtension } from './agent-extension.ts';
 import type { AgentInput, AgentOptions, InvokeToolOptions, RunOptions } from './agent-options.ts';
 import { approvalDecision } from './approval-decision.ts';
 import { AgentBuilder } from './agent-builder.ts';
+import { type AgentLimits, agentLimits } from './agent-limits.ts';
 import { ExtensionTools } from './extension-tools.ts';
 import { type RunEnv, runAgent } from './run-agent.ts';
 
@@ -31,8 +32,11 @@ export class Agent {
   /** The registry every call goes through (the one given, or one holding the given tools). */
   readonly tools: ToolRegistry;
   readonly #extensions: ExtensionTools;
+  readonly #limits: AgentLimits;
 
+  /** @throws RangeError for a budget, concurrency, retry count or timeout out of range */
   constructor(options: AgentOptions) {
+    this.#limits = agentLimits(options);
     this.options = Object.freeze({ ...options });
     if (options.tools instanceof ToolRegistry) this.tools = options.tools;
     else {
@@ -99,7 +103,7 @@ export class Agent {
               approver,
               { step: 0, toolCall: request.toolCall, ...(actor ? { actor } : {}) },
               request.signal,
-              this.options.approvalTimeoutMs,
+              this.#limits.approvalTimeoutMs,
             ),
           ),
       },
@@ -129,16 +133,11 @@ export class Agent {
       actor: run.actor,
       sessionId: run.sessionId,
       approve: run.approve ?? o.approve,
-      approvalTimeoutMs: o.approvalTimeoutMs,
-      concurrency: o.toolConcurrency ?? 4,
-      budgets: {
-        maxSteps: o.maxSteps ?? 10,
-        maxToolCalls: o.maxToolCalls ?? Infinity,
-        maxInvalidToolCalls: o.maxInvalidToolCalls ?? 3,
-        maxRepeatedToolCalls: o.maxRepeatedToolCalls ?? 3,
-      },
-      stepRetries: o.stepRetries ?? 1,
-      cache: o.responseCache ? { store: o.responseCache, ttlMs: o.responseCacheTtlMs } : undefined,
+      approvalTimeoutMs: this.#limits.approvalTimeoutMs,
+      concurrency: this.#limits.concurrency,
+      budgets: this.#limits.budgets,
+      stepRetries: this.#limits.stepRetries,
+      cache: o.responseCache ? { store: o.responseCache, ttlMs: this.#limits.responseCacheTtlMs } : undefined,
       logger: o.logger,
       tracer: o.tracer,
       session:
