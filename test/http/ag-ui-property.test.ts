@@ -34,7 +34,9 @@ const step = fc.record({
 /** How the run ends: completed, failed, or cut off (cancelled). */
 const ending = fc.constantFrom('completed', 'failed', 'cut');
 
-function agentEvents(steps: fc.infer<typeof step>[], end: string): Observable<AgentEvent> {
+type Step = { deltas: (AgentEvent | 'restart')[]; calls: number; approval: boolean };
+
+function agentEvents(steps: Step[], end: string): Observable<AgentEvent> {
   const events: AgentEvent[] = [];
   steps.forEach(({ deltas, calls, approval }, i) => {
     const n = i + 1;
@@ -58,8 +60,8 @@ function agentEvents(steps: fc.infer<typeof step>[], end: string): Observable<Ag
         type: 'tool-result',
         step: n,
         toolCall,
-        outcome: { status: 'success', content: 'ok' },
-      } as AgentEvent);
+        outcome: { status: 'ok', toolCallId: toolCall.id, name: toolCall.name, content: 'ok', durationMs: 1 },
+      });
     }
   });
   if (end === 'completed')
