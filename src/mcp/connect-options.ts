@@ -17,7 +17,10 @@ export interface McpLogger {
 
 /** How a crashed stdio server is restarted. */
 export interface McpRestartOptions {
-  /** Restarts in a row before giving up (a connection that stays up resets the count). @default 5 */
+  /**
+   * Crashes without a successful call in between before giving up; each crash is followed by up to
+   * this many start attempts, with backoff. @default 5
+   */
   maxRestarts?: number;
   /** The first wait; doubled each time. @default 200 */
   initialDelayMs?: number;

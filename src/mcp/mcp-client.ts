@@ -13,6 +13,7 @@ import {
   type Observable,
   concatMap,
   filter,
+  tap,
   throwError,
 } from 'rxjs';
 import { McpError } from '../core/index.ts';
@@ -42,6 +43,8 @@ export class McpClient {
   #connection: McpConnection | undefined;
   #reconnecting: Promise<McpConnection> | undefined;
   #stopRestart: (() => void) | undefined;
+  /** Crashes since the last successful call: a server that keeps crashing is given up. */
+  #crashes = 0;
 
   private constructor(options: ConnectMcpOptions) {
     this.name = options.name;
@@ -137,6 +140,7 @@ export class McpClient {
       catchError((error: unknown) =>
         isSessionExpired(error) ? from(this.#reconnect()).pipe(concatMap(once)) : throwError(() => error),
       ),
+      tap({ complete: () => (this.#crashes = 0) }),
     );
   }
 
@@ -179,7 +183,7 @@ export class McpClient {
     if (this.#connection !== connection || this.status === 'closed') return;
     this.#connection = undefined;
     const restart = isStdioOptions(this.#options) ? this.#options.restart : false;
-    if (restart === false) {
+    if (restart === false || ++this.#crashes > (restart?.maxRestarts ?? 5)) {
       this.#status$.next('failed');
       return;
     }

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpError } from '../../src/core/index.ts';
@@ -130,6 +131,23 @@ describe('stdio process lifetime', () => {
     await waitFor(() => client.status === 'failed');
     const { error } = await settle(client.callTool('echo', { message: 'x' }));
     expect(McpError.is(error) && error.reason).toBe('unavailable');
+    await client.close();
+  });
+
+  it('a server that keeps crashing is restarted a bounded number of times, then given up', async () => {
+    // Serves MCP over stdio, then exits 1.5 s after each start, before any call succeeds.
+    const crashing = `setTimeout(() => process.exit(1), 1500); process.argv[2] = 'stdio'; await import(${JSON.stringify(pathToFileURL(EVERYTHING_BIN).href)});`;
+    const client = await connectMcp({
+      name: 'crashing',
+      command: process.execPath,
+      args: ['--input-type=module', '-e', crashing],
+      restart: { maxRestarts: 2, initialDelayMs: 10 },
+    });
+    const seen: string[] = [];
+    const subscription = client.status$.subscribe((status) => seen.push(status));
+    await waitFor(() => client.status === 'failed', 30_000);
+    expect(seen.filter((status) => status === 'restarting')).toHaveLength(2);
+    subscription.unsubscribe();
     await client.close();
   });
 });
