@@ -77,3 +77,34 @@ describe('runs on one session in one process', () => {
     expect(session?.version).toBe(2);
   });
 });
+
+describe("onConflict: 'rebase' across processes", () => {
+  it('many writers racing on one session: every run appended once, none lost, none duplicated', async () => {
+    const shared = memorySessionStore();
+    // Each agent has its own store object over the same data: to the agent, another process.
+    const processStore = (): SessionStore => ({
+      get: (id) => shared.get(id),
+      append: (id, messages, options) => shared.append(id, messages, options),
+      delete: (id) => shared.delete(id),
+      prune: (ms) => shared.prune(ms),
+    });
+    const writers = Array.from({ length: 8 }, (_, index) => index);
+    const runs = writers.map((index) =>
+      new Agent({
+        model: scriptedModel([{ text: `reply ${index}` }], { delayMs: 5 }),
+        sessions: processStore(),
+        onConflict: 'rebase',
+      }).chat(`ask ${index}`, { sessionId: 'shared' }),
+    );
+    await Promise.all(runs);
+    const session = await shared.get('shared');
+    const contents = session?.messages.map((message) => message.content) ?? [];
+    expect(contents).toHaveLength(writers.length * 2);
+    for (const index of writers) {
+      const at = contents.indexOf(`ask ${index}`);
+      expect(contents.filter((content) => content === `ask ${index}`)).toHaveLength(1);
+      expect(contents[at + 1]).toBe(`reply ${index}`);
+    }
+    expect(session?.version).toBe(writers.length);
+  });
+});
