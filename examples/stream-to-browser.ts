@@ -6,10 +6,10 @@
  *   node --conditions=rxagent-source examples/stream-to-browser.ts     (PORT=0 picks a free port)
  *   curl -N -X POST http://127.0.0.1:3000/chat -d '{"message":"Hi"}'
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'rxagent';
-import { RunRegistry, writeSSE } from 'rxagent/http';
+import { Agent, RunNotFoundError } from 'rxagent';
+import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
 import { scriptedModel } from 'rxagent/testing';
 
 const model = scriptedModel([{ text: ['Hello ', 'from ', 'a ', 'resumable ', 'stream.'] }], {
@@ -17,24 +17,41 @@ const model = scriptedModel([{ text: ['Hello ', 'from ', 'a ', 'resumable ', 'st
   delayMs: 50,
 });
 const agent = new Agent({ model });
-const body = async (req: AsyncIterable<unknown>) => {
+/** The request's `message`, or `undefined` when the body is not `{ "message": "..." }`. */
+const messageOf = async (req: IncomingMessage): Promise<string | undefined> => {
   let text = '';
   for await (const part of req) text += String(part);
-  return JSON.parse(text) as { message: string };
+  try {
+    const message: unknown = Reflect.get(JSON.parse(text) as object, 'message');
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
 };
+const send = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 const runs = new RunRegistry({ graceMs: 60_000 });
-const server = createServer(async (req, res) => {
-  const [, route = '', id = '', action] = (req.url ?? '/').split('/'); // /chat, /runs/:id, /runs/:id/stop
-  if (req.method === 'POST' && route === 'chat') {
-    const { message } = await body(req);
+const route = async (req: IncomingMessage, res: ServerResponse) => {
+  const [, path = '', id = '', action] = (req.url ?? '/').split('/'); // /chat, /runs/:id, /runs/:id/stop
+  if (req.method === 'POST' && path === 'chat') {
+    const message = await messageOf(req);
+    if (message === undefined) return send(res, 400, { error: { message: 'Send {"message": "..."}' } });
     const run = runs.start(({ approve, signal }) => agent.run(message, { approve, signal }));
     res.setHeader('content-location', `/runs/${run.id}`); // where fromSSE resumes after a drop
     return writeSSE(runs.attach(run.id), res);
   }
-  if (req.method === 'POST' && action === 'stop')
-    return res.end(JSON.stringify({ stopped: runs.cancel(id) }));
+  if (req.method === 'POST' && action === 'stop') return send(res, 200, { stopped: runs.cancel(id) });
+  if (runs.status(id) === undefined) throw new RunNotFoundError(id); // a 404 rather than a stream
   writeSSE(runs.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res);
+};
+const server = createServer((req, res) => {
+  // RunNotFoundError → 404, TooManyRunsError → 503, anything else a 500 without its message.
+  route(req, res).catch((error: unknown) => {
+    const { status, body } = runErrorAnswer(error);
+    if (res.headersSent) res.destroy();
+    else send(res, status, body);
+  });
 });
 
 server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, type ChatModel, defineTool, memorySessionStore } from 'rxagent';
+import { Agent, type ChatModel, defineTool, memorySessionStore, RunNotFoundError } from 'rxagent';
 import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
 import { z } from 'zod';
 
@@ -75,8 +75,8 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
     if (req.method === 'GET' && !action) {
       const lastEventId = req.headers['last-event-id'];
       const attached = runs.attach(runId, typeof lastEventId === 'string' ? { lastEventId } : {});
-      // Errors (unknown run, expired replay) are answered as JSON before the stream starts.
-      if (runs.status(runId) === undefined) return send(res, 404, runErrorAnswer(new Error('gone')).body);
+      // An unknown run is a 404 before the stream starts (an expired replay ends it with event: error).
+      if (runs.status(runId) === undefined) throw new RunNotFoundError(runId);
       writeSSE(attached, res, { retryMs: 500, heartbeatMs: 10_000 });
       return;
     }

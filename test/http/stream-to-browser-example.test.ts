@@ -46,4 +46,15 @@ describe('examples/stream-to-browser.ts (the README server)', () => {
     const stopped = await fetch(`${url}${secondPath}/stop`, { method: 'POST' });
     expect(await stopped.json()).toEqual({ stopped: true });
   });
+
+  it('answers a bad request with 400 and an unknown run with 404, and goes on serving', async () => {
+    const bad = await fetch(`${url}/chat`, { method: 'POST', body: '{not json' });
+    expect(bad.status).toBe(400);
+    const unknown = await fetch(`${url}/runs/nope`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { name: 'RunNotFoundError', runId: 'nope' } });
+    const response = await fetch(`${url}/chat`, { method: 'POST', body: JSON.stringify({ message: 'Hi' }) });
+    const events = await lastValueFrom(fromSSE(response).pipe(toArray()));
+    expect(events.at(-1)?.type).toBe('agent-completed');
+  });
 });

@@ -96,6 +96,14 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     await openai?.close();
   });
 
+  it('answers an unknown run with 404 and a RunNotFoundError body (what fromSSE reads back)', async () => {
+    const answer = await fetch(`${chat.url}/api/runs/no-such-run`);
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({
+      error: expect.objectContaining({ name: 'RunNotFoundError', runId: 'no-such-run' }),
+    });
+  });
+
   it('streams the reply: the text grows token by token, then the run is done', async () => {
     await send(page, 'Tell me a story');
     await page.waitForFunction(
