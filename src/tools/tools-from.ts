@@ -66,7 +66,8 @@ export function toolsFrom(instance: object): AnyTool[] {
   const seen = new Set<string>();
   for (let proto: unknown = Object.getPrototypeOf(instance); proto && proto !== Object.prototype;) {
     for (const key of Object.getOwnPropertyNames(proto)) {
-      const own: unknown = Reflect.get(proto, key);
+      // The descriptor, not a read: a getter run with the prototype as `this` may throw or have effects.
+      const own: unknown = Object.getOwnPropertyDescriptor(proto, key)?.value;
       const mark = typeof own === 'function' ? marks.get(own) : undefined;
       if (!mark || seen.has(key)) continue;
       seen.add(key);

@@ -65,4 +65,17 @@ describe('toolsFrom and @tool', () => {
       TypeError,
     );
   });
+
+  it('reads no accessor while looking for tools: a getter of private state on the prototype is left alone', () => {
+    let reads = 0;
+    class Account {
+      readonly #balance = 5;
+      get balance() {
+        reads += 1;
+        return this.#balance; // a TypeError when read with the prototype as `this`
+      }
+    }
+    expect(toolsFrom(new Account())).toEqual([]);
+    expect(reads).toBe(0);
+  });
 });
