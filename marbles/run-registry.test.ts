@@ -1,4 +1,4 @@
-import { concat, map, Observable, timer } from 'rxjs';
+import { concat, map, Observable, Subject, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-event.ts';
 import { ReplayExpiredError, RunNotFoundError, TooManyRunsError } from '../src/core/index.ts';
@@ -101,6 +101,30 @@ describe('RunRegistry', () => {
       expectSubscriptions(src.subscriptions).toBe('^---!');
       at(() => expect(runs.status(id)).toBe('cancelled'), 5);
     });
+  });
+
+  it('gives every watcher the event during which another watcher cancelled the run', () => {
+    const source = new Subject<AgentEvent>();
+    const runs = new RunRegistry({ createId: ids() });
+    const { id } = runs.start(source);
+    const first: string[] = [];
+    const second: string[] = [];
+    const text = ({ event }: SequencedEvent) => (event.type === 'text-delta' ? event.text : '');
+    runs.attach(id).subscribe({
+      next: (event) => {
+        first.push(text(event));
+        if (text(event) === 'b') runs.cancel(id); // e.g. a Stop handled while the event is written
+      },
+      complete: () => first.push('|'),
+    });
+    runs
+      .attach(id)
+      .subscribe({ next: (event) => second.push(text(event)), complete: () => second.push('|') });
+    source.next(events.a);
+    source.next(events.b);
+    expect(first).toEqual(['a', 'b', '|']);
+    expect(second).toEqual(['a', 'b', '|']);
+    expect(source.observed).toBe(false);
   });
 
   it('passes a failure on to every watcher', () => {

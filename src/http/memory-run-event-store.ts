@@ -15,6 +15,14 @@ interface RunLog {
   firstSeq: number;
   live: Subject<SequencedEvent>;
   end?: RunEnd;
+  /** An event is being handed to the live readers (one of them may end the run meanwhile). */
+  delivering: boolean;
+}
+
+/** Ends the live feed the way the run ended. */
+function endLive(log: RunLog, end: RunEnd): void {
+  if (end.type === 'failed') log.live.error(end.error);
+  else log.live.complete();
 }
 
 /**
@@ -33,7 +41,7 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
   };
   return {
     open(runId) {
-      runs.set(runId, { events: [], firstSeq: 1, live: new Subject() });
+      runs.set(runId, { events: [], firstSeq: 1, live: new Subject(), delivering: false });
     },
     append(runId, event) {
       const log = logOf(runId);
@@ -42,13 +50,19 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
         log.events.shift();
         log.firstSeq += 1;
       }
-      log.live.next(event);
+      log.delivering = true;
+      try {
+        log.live.next(event);
+      } finally {
+        log.delivering = false;
+        // A reader that ended the run (a Stop) while handling this event: the others get it first.
+        if (log.end) endLive(log, log.end);
+      }
     },
     end(runId, end) {
       const log = logOf(runId);
       log.end = end;
-      if (end.type === 'failed') log.live.error(end.error);
-      else log.live.complete();
+      if (!log.delivering) endLive(log, end);
     },
     read(runId, afterSeq) {
       return new Observable<SequencedEvent>((subscriber) => {
