@@ -63,10 +63,22 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
         session
           ? persistRun(session.store, session.id, state.added, version, session.onConflict, holdFor)
           : of(null);
-      return stepLoop({ ...env, trace }, committed).pipe(
+      // Only a failure of the steps saves their whole finished ones: after a failed final append
+      // (perhaps written, its acknowledgement lost), appending a prefix of it could duplicate it.
+      const steps$ = stepLoop({ ...env, trace }, committed).pipe(
         tap((item) => {
           if (item.type === 'next') committed = item.state;
         }),
+        catchError((error: unknown) =>
+          !session?.persistPartialRuns || committed.steps.length === 0
+            ? throwError(() => error)
+            : concat(
+                save(committed).pipe(ignoreElements()),
+                throwError(() => error),
+              ),
+        ),
+      );
+      return steps$.pipe(
         concatMap((item): Observable<AgentEvent> => {
           if (item.type === 'event') return of(item.event);
           if (item.type === 'next') return EMPTY;
@@ -77,13 +89,12 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
             })),
           );
         }),
-        catchError((error: unknown) => {
-          env.logger?.error({ err: error, step: committed.step, sessionId: session?.id }, 'agent run failed');
-          if (!session?.persistPartialRuns || committed.steps.length === 0) return throwError(() => error);
-          return concat(
-            save(committed).pipe(ignoreElements()),
-            throwError(() => error),
-          );
+        tap({
+          error: (error: unknown) =>
+            env.logger?.error(
+              { err: error, step: committed.step, sessionId: session?.id },
+              'agent run failed',
+            ),
         }),
       );
     });

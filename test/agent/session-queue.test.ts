@@ -1,6 +1,15 @@
 import { concatMap, from, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Agent, type ChatModel, memorySessionStore, type SessionStore, user } from '../../src/index.ts';
+import { z } from 'zod';
+import {
+  Agent,
+  type ChatModel,
+  defineTool,
+  memorySessionStore,
+  SessionStoreError,
+  type SessionStore,
+  user,
+} from '../../src/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
 
 /** A gate: a promise and the function that opens it. */
@@ -25,6 +34,13 @@ function gatedModel(first: Promise<void>) {
   };
   return { model, started: () => started, requests: scripted.requests };
 }
+
+const weather = defineTool({
+  name: 'get_weather',
+  description: 'Weather.',
+  input: z.object({ city: z.string() }),
+  execute: ({ city }) => ({ city, tempC: 18 }),
+});
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
@@ -106,5 +122,44 @@ describe("onConflict: 'rebase' across processes", () => {
       expect(contents[at + 1]).toBe(`reply ${index}`);
     }
     expect(session?.version).toBe(writers.length);
+  });
+});
+
+describe('a run whose final append fails', () => {
+  it('does not append its finished steps again (persistPartialRuns is for runs that failed before)', async () => {
+    const inner = memorySessionStore();
+    let appends = 0;
+    const lost = new SessionStoreError('memory', 'append', { message: 'connection reset after the write' });
+    // The write lands, its acknowledgement is lost: the caller sees an error.
+    const sessions: SessionStore = {
+      get: (id) => inner.get(id),
+      append: async (id, messages, options) => {
+        const session = await inner.append(id, messages, options);
+        if (++appends === 1) throw lost;
+        return session;
+      },
+      delete: (id) => inner.delete(id),
+      prune: (ms) => inner.prune(ms),
+    };
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'Sunny.' },
+    ]);
+    const agent = new Agent({
+      model,
+      tools: [weather],
+      sessions,
+      persistPartialRuns: true,
+      onConflict: 'rebase',
+    });
+    await expect(agent.chat('Weather?', { sessionId: 's' })).rejects.toBe(lost);
+    const session = await inner.get('s');
+    expect(session?.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(appends).toBe(1);
   });
 });
