@@ -1,23 +1,13 @@
-import {
-  asyncScheduler,
-  BehaviorSubject,
-  defer,
-  EMPTY,
-  finalize,
-  isObservable,
-  type Observable,
-  type SchedulerLike,
-  Subscription,
-  switchMap,
-  take,
-  timer,
-} from 'rxjs';
+import { asyncScheduler, defer, isObservable, type Observable, type SchedulerLike, timer } from 'rxjs';
 import type { AgentEvent } from '../agent/agent-event.ts';
 import { RunNotFoundError, TooManyRunsError, type ToolCall } from '../core/index.ts';
+import { HeldRun, type RunStatus } from './held-run.ts';
 import { memoryRunEventStore } from './memory-run-event-store.ts';
-import { type ApprovalQuestion, RunApprovals } from './run-approvals.ts';
+import type { ApprovalQuestion } from './run-approvals.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
 import { eventId, parseEventId, type SequencedEvent } from './sequenced-event.ts';
+
+export type { RunStatus } from './held-run.ts';
 
 /** Options of {@link RunRegistry}. */
 export interface RunRegistryOptions {
@@ -46,20 +36,6 @@ export interface RunContext {
   approve: (question: ApprovalQuestion) => Observable<boolean>;
 }
 
-/** The state of a run the registry holds. */
-export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
-
-interface Run {
-  id: string;
-  status: RunStatus;
-  startedAt: number;
-  watchers: BehaviorSubject<number>;
-  approvals: RunApprovals;
-  controller: AbortController;
-  /** The source subscription, grace and retention timers. */
-  subscription: Subscription;
-}
-
 /**
  * Runs that outlive their watchers. `start` subscribes to a run once and records its events; any
  * number of clients `attach`, each from where it left off (`lastEventId`): exactly the events after
@@ -72,7 +48,7 @@ interface Run {
  * writeSSE(runs.attach(id, { lastEventId: req.headers['last-event-id'] }), res);
  */
 export class RunRegistry {
-  readonly #runs = new Map<string, Run>();
+  readonly #runs = new Map<string, HeldRun>();
   readonly #store: RunEventStore;
   readonly #graceMs: number;
   readonly #retainMs: number;
@@ -98,25 +74,10 @@ export class RunRegistry {
   start(events: Observable<AgentEvent> | ((run: RunContext) => Observable<AgentEvent>)): { id: string } {
     this.#makeRoom();
     const id = this.#createId();
-    const run: Run = {
-      id,
-      status: 'running',
-      startedAt: this.#scheduler.now(),
-      watchers: new BehaviorSubject(0),
-      approvals: new RunApprovals(),
-      controller: new AbortController(),
-      subscription: new Subscription(),
-    };
+    const run = new HeldRun(id);
     this.#runs.set(id, run);
     this.#store.open(id);
-    run.subscription.add(
-      run.watchers
-        .pipe(
-          switchMap((count) => (count === 0 ? timer(this.#graceMs, this.#scheduler) : EMPTY)),
-          take(1),
-        )
-        .subscribe(() => this.cancel(id)),
-    );
+    run.subscription.add(run.unwatchedFor(this.#graceMs, this.#scheduler).subscribe(() => this.cancel(id)));
     const source = isObservable(events)
       ? events
       : defer(() => events({ runId: id, signal: run.controller.signal, approve: run.approvals.approve }));
@@ -149,13 +110,8 @@ export class RunRegistry {
         afterSeq = parsed.seq;
       }
       const run = this.#runs.get(runId);
-      if (!run) return this.#store.read(runId, afterSeq);
-      run.watchers.next(run.watchers.value + 1);
-      return this.#store.read(runId, afterSeq).pipe(
-        finalize(() => {
-          if (!run.watchers.closed) run.watchers.next(run.watchers.value - 1);
-        }),
-      );
+      const events$ = this.#store.read(runId, afterSeq);
+      return run ? run.watched(events$) : events$;
     });
   }
 
@@ -199,12 +155,9 @@ export class RunRegistry {
     }
   }
 
-  #finish(run: Run, end: RunEnd): void {
+  #finish(run: HeldRun, end: RunEnd): void {
     if (run.status !== 'running') return;
-    run.status = end.type;
-    run.subscription.unsubscribe();
-    run.approvals.clear();
-    run.watchers.complete();
+    run.end(end.type);
     this.#store.end(run.id, end);
     run.subscription = timer(this.#retainMs, this.#scheduler).subscribe(() => this.#forget(run.id));
   }
