@@ -90,6 +90,17 @@ describe('redisRunEventStore: a run started on one server, resumed on another', 
     expect(texts(got)).toEqual([]);
   });
 
+  it('refuses an id past the last event of a finished run, as the memory store does', async () => {
+    const events = store();
+    events.open('run-f');
+    events.append('run-f', { id: 'run-f:1', event: delta('a') });
+    events.append('run-f', { id: 'run-f:2', event: delta('b') });
+    events.end('run-f', { type: 'completed' });
+    expect((await settle(events.read('run-f', 5))).error).toBeInstanceOf(ReplayExpiredError);
+    const atEnd = await settle(events.read('run-f', 2));
+    expect([atEnd.events, atEnd.error]).toEqual([[], undefined]);
+  });
+
   it('passes a failure to the other server as RunFailedError', async () => {
     const serverA = new RunRegistry({ eventStore: store(), createId: () => 'run-c' });
     const serverB = new RunRegistry({ eventStore: store() });

@@ -98,10 +98,11 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
           const oldest = first[0];
           if (!oldest) throw new RunNotFoundError(runId);
           const oldestSeq = Number(oldest[0].slice(2)) - 1;
-          const lastId = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 1)) as Entry[];
-          const newest = lastId[0]?.[0] ?? oldest[0];
-          const newestSeq = newest.startsWith('0-') ? Number(newest.slice(2)) - 1 : Infinity;
-          if (afterSeq + 1 < Math.max(oldestSeq, 1) || (afterSeq > newestSeq && newestSeq !== Infinity)) {
+          // The last two entries: the newest event (or the start marker), then maybe the end marker.
+          const latest = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 2)) as Entry[];
+          const newest = latest.find(([id]) => id.startsWith('0-'))?.[0] ?? oldest[0];
+          const newestSeq = Number(newest.slice(2)) - 1;
+          if (afterSeq + 1 < Math.max(oldestSeq, 1) || afterSeq > newestSeq) {
             throw new ReplayExpiredError(runId, eventId(runId, afterSeq));
           }
           let cursor = `0-${afterSeq + 1}`;
