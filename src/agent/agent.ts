@@ -83,8 +83,11 @@ export class Agent {
     return last.result;
   }
 
-  /** Calls one tool through the same pipeline as the agent's own calls (approvals included). */
-  invokeTool(
+  /**
+   * Calls one tool through the same pipeline as the agent's own calls (approvals included). Every
+   * failure is a rejection (async), never a throw.
+   */
+  async invokeTool(
     name: string,
     args: Record<string, unknown>,
     options: InvokeToolOptions = {},

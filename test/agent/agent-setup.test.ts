@@ -133,3 +133,18 @@ describe('a refused extension', () => {
     expect(offered(model, 0)).toEqual(['own']);
   });
 });
+
+describe('a live extension list that comes to clash with a tool', () => {
+  it('fails run and invokeTool as values (an error notification, a rejection), never a throw', async () => {
+    let live: AnyTool[] = [];
+    const agent = new Agent({ model: scriptedModel([{ text: 'x' }]), tools: [named('own')] });
+    agent.use({ name: 'hub', tools: () => live });
+    live = [named('own')];
+    let invoked: Promise<unknown> | undefined;
+    expect(() => {
+      invoked = agent.invokeTool('own', {});
+    }).not.toThrow();
+    await expect(invoked).rejects.toBeInstanceOf(DuplicateToolError);
+    await expect(agent.chat('x')).rejects.toBeInstanceOf(DuplicateToolError);
+  });
+});
