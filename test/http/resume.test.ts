@@ -15,6 +15,7 @@ import {
 } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
+import { RunNotFoundError } from '../../src/core/index.ts';
 import { fromSSE, parseEventId, RunRegistry, runErrorAnswer, writeSSE } from '../../src/http/index.ts';
 import { bodyOf, type Listening, listen } from './support/listen.ts';
 
@@ -112,7 +113,7 @@ describe('RunRegistry over real HTTP, with connections cut at random', () => {
         const attached = runs.attach(runId, { lastEventId });
         // A resume that fails (unknown run) answers 404 with the typed body, before any SSE.
         if (runs.status(runId) === undefined) {
-          const { status, body } = runErrorAnswer(new Error('unknown'));
+          const { status, body } = runErrorAnswer(new RunNotFoundError(runId));
           res.writeHead(status).end(JSON.stringify(body));
           return;
         }
