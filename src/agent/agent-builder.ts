@@ -5,6 +5,9 @@ import type { AgentExtension } from './agent-extension.ts';
 import type { AgentOptions, Approver } from './agent-options.ts';
 import type { ResponseCache } from './response-cache.ts';
 
+const isList = (tools: ToolRegistry | readonly AnyTool[]): tools is readonly AnyTool[] =>
+  Array.isArray(tools);
+
 type Build<A> = (options: AgentOptions, extensions: AgentExtension<A>[]) => A;
 
 /**
@@ -30,11 +33,18 @@ export class AgentBuilder<A = unknown> {
   model(model: ChatModel): this {
     return this.#set({ model });
   }
-  /** A registry, or tools (added to those given before). */
+  /**
+   * A registry, or tools (added to those given before). A registry cannot be combined with other
+   * tools here (one of them would be dropped): register them in the registry.
+   * @throws TypeError for a registry with any other `tools(...)`
+   */
   tools(tools: ToolRegistry | readonly AnyTool[]): this {
     const previous = this.#options.tools;
-    if (Array.isArray(tools) && Array.isArray(previous)) return this.#set({ tools: [...previous, ...tools] });
-    return this.#set({ tools });
+    if (previous === undefined) return this.#set({ tools });
+    if (!isList(tools) || !isList(previous)) {
+      throw new TypeError('Agent.builder().tools(): give one ToolRegistry, or lists of tools, not both');
+    }
+    return this.#set({ tools: [...previous, ...tools] });
   }
   system(system: string): this {
     return this.#set({ system });

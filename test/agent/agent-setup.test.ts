@@ -8,6 +8,7 @@ import {
   DuplicateToolError,
   memoryResponseCache,
   memorySessionStore,
+  ToolRegistry,
 } from '../../src/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
 
@@ -105,6 +106,21 @@ describe('Agent.builder() and Agent.create()', () => {
       approvalTimeoutMs: 500,
       logger,
     });
+  });
+
+  it('tools(): a registry and tool lists together is a TypeError, not one silently dropped', () => {
+    const registry = new ToolRegistry().register(named('alpha'));
+    expect(() =>
+      Agent.builder()
+        .tools(registry)
+        .tools([named('beta')]),
+    ).toThrow(TypeError);
+    expect(() =>
+      Agent.builder()
+        .tools([named('beta')])
+        .tools(registry),
+    ).toThrow(TypeError);
+    expect(() => Agent.builder().tools(registry).tools(registry)).toThrow(TypeError);
   });
 
   it('build() without a model is a TypeError', () => {
