@@ -22,9 +22,10 @@ export interface ToAgUiEventsOptions {
  * step, TEXT_MESSAGE_START/CONTENT/END for the streamed text, REASONING_* for reasoning deltas,
  * TOOL_CALL_START/ARGS/END once a call's arguments are complete, TOOL_CALL_RESULT per outcome, and
  * RUN_FINISHED (`outcome: success`, the final text as `result`). An `approval-requested` ends the
- * AG-UI run there with `outcome: interrupt` (one interrupt per pending call; a later run answers it
- * with `resume`) and unsubscribes from the source; a failure becomes RUN_ERROR (never an error
- * notification, as AG-UI clients expect); a source that completes without `agent-completed` (a
+ * AG-UI run there with `outcome: interrupt` (the interrupt for that call; a later run answers it
+ * with `resume`, and a run resumed after this event meets the next pending call, if any) and
+ * unsubscribes from the source; a failure becomes RUN_ERROR (never an error notification, as
+ * AG-UI clients expect); a source that completes without `agent-completed` (a
  * cancelled run) ends with `outcome: cancelled`. Open messages and steps are always closed first.
  * @param options the AG-UI thread and run ids
  * @example agent.run(input).pipe(toAgUiEvents({ threadId, runId }))
