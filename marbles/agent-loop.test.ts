@@ -124,6 +124,24 @@ describe('agent loop (marbles)', () => {
     });
   });
 
+  it('restarts a turn that completes after partial output without stream-completed (a cut stream)', () => {
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const cut = cold('-a-|', values);
+      const whole = cold('-a-b-(c|)', values);
+      const run$ = agentWith(coldModel([cut, whole])).run('hi');
+      expectObservable(labels(run$)).toBe('sa-ra-b-(dz|)', {
+        s: 'S1',
+        a: 'A',
+        r: 'R1',
+        b: 'B',
+        d: 'C1',
+        z: 'Z:AB',
+      });
+      expectSubscriptions(cut.subscriptions).toBe('^--!');
+      expectSubscriptions(whole.subscriptions).toBe('---^----!');
+    });
+  });
+
   it('unsubscribing early unsubscribes from the model stream', () => {
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const turn = cold('-a--b-(c|)', values);
