@@ -1,13 +1,15 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { asyncScheduler, concat, defer, ignoreElements, type Observable, tap } from 'rxjs';
-import type { ChatModel, ChatRequest, StreamEvent } from '../core/index.ts';
+import type { CallOptions, ChatModel, ChatRequest, StreamEvent } from '../core/index.ts';
 import { createChatModel } from '../providers/shared/index.ts';
 import { parseRecording, type RecordedEvent, type RecordingHeader } from './recording.ts';
+import { toolCallDeltasFor } from './tool-call-deltas.ts';
 
 /**
  * Wraps a model so every completed stream is appended to `file` (JSON Lines), for `replayModel`
  * to play back offline. A turn is written only once it completed: a failed or cancelled stream
- * leaves the file as it was.
+ * leaves the file as it was. `CallOptions` reach the wrapped model; tool-call deltas are always
+ * recorded (so a replay can give them to a call that asks) and passed on only when the call asks.
  * @example const model = recordModel(openai('gpt-4o-mini'), 'fixtures/chat.jsonl');
  */
 export function recordModel(model: ChatModel, file: string): ChatModel {
@@ -34,7 +36,7 @@ export function recordModel(model: ChatModel, file: string): ChatModel {
     return claimed;
   };
 
-  const stream = (request: ChatRequest): Observable<StreamEvent> =>
+  const stream = (request: ChatRequest, call?: CallOptions): Observable<StreamEvent> =>
     defer(() => {
       const startedAt = asyncScheduler.now();
       const seen: Omit<RecordedEvent, 'turn'>[] = [];
@@ -46,10 +48,10 @@ export function recordModel(model: ChatModel, file: string): ChatModel {
         await appendFile(file, `${lines.join('\n')}\n`);
       });
       const live = model
-        .stream(request)
+        .stream(request, { ...call, emitToolCallDeltas: true })
         .pipe(tap((event) => seen.push({ atMs: asyncScheduler.now() - startedAt, event })));
       // The write runs after the source completes and before the subscriber sees completion.
-      return concat(live, save.pipe(ignoreElements()));
+      return concat(live, save.pipe(ignoreElements())).pipe(toolCallDeltasFor(call));
     });
 
   return createChatModel({

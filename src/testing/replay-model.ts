@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { defer, from, type Observable, of, throwError, timer } from 'rxjs';
 import { concatMap, map } from 'rxjs/operators';
-import { type ChatModel, type ChatRequest, RxAgentError, type StreamEvent } from '../core/index.ts';
+import {
+  type CallOptions,
+  type ChatModel,
+  type ChatRequest,
+  RxAgentError,
+  type StreamEvent,
+} from '../core/index.ts';
 import { createChatModel } from '../providers/shared/index.ts';
 import { parseRecording } from './recording.ts';
+import { toolCallDeltasFor } from './tool-call-deltas.ts';
 
 /** Options of `replayModel`. */
 export interface ReplayModelOptions {
@@ -15,7 +22,9 @@ export interface ReplayModelOptions {
 
 /**
  * A `ChatModel` that plays back a file written by `recordModel`: each `stream()` subscription
- * replays the next recorded turn, with its recorded timing. Offline, deterministic, cold.
+ * replays the next recorded turn, with its recorded timing. Offline, deterministic, cold. Recorded
+ * tool-call deltas are emitted only when the call asks (`CallOptions.emitToolCallDeltas`); its
+ * `signal` stops the replay.
  * @example const model = replayModel('fixtures/chat.jsonl', { speed: 0 });
  */
 export function replayModel(file: string, options: ReplayModelOptions = {}): ChatModel {
@@ -23,7 +32,7 @@ export function replayModel(file: string, options: ReplayModelOptions = {}): Cha
   const speed = options.speed ?? 1;
   let next = 0;
 
-  const stream = (_request: ChatRequest): Observable<StreamEvent> =>
+  const stream = (_request: ChatRequest, call?: CallOptions): Observable<StreamEvent> =>
     defer(() => {
       if (next >= turns.length && options.loop) next = 0;
       const turn = turns[next++];
@@ -46,7 +55,7 @@ export function replayModel(file: string, options: ReplayModelOptions = {}): Cha
         }),
         map((recorded) => recorded.event),
       );
-    });
+    }).pipe(toolCallDeltasFor(call));
 
   return createChatModel({
     provider: header.provider,
