@@ -27,9 +27,11 @@ export interface FromSSEInit extends RequestInit {
  * Node. Cold: each subscription sends its own request; unsubscribing aborts it. When the connection
  * drops before the server's `event: end`, it reconnects to `resumeUrl` with GET and
  * `Last-Event-ID` (or to the first answer's `Content-Location`, when the server names the run's
- * URL there; a POST that dropped before its first event is resumed only so), waiting the server's `retry:` time, at most `maxReconnects` times in a row; the
+ * URL there), waiting the server's `retry:` time, at most `maxReconnects` times in a row; the
  * server (a `RunRegistry`) sends only what came after that id, so every event arrives exactly once.
- * Aborting `init.signal` ends it at once with the signal's reason (no reconnection).
+ * Where that cannot be (a POST cut before its first id with no URL to resume at, or a stream whose
+ * events carry no `id:`) it does not reconnect: it ends with `NetworkError` rather than start a
+ * second run or repeat events. Aborting `init.signal` ends it at once with the signal's reason.
  * A run that failed on the server errors with `RunFailedError`; an unknown or expired run with
  * `RunNotFoundError` / `ReplayExpiredError`.
  * @param urlOrResponse the stream's URL, or a `Response` already fetched (e.g. from a POST)
@@ -64,6 +66,12 @@ export function fromSSE(
     };
     let retryMs = initialRetryMs;
     let attempt = 0;
+    // Events seen without an id: a reconnection could not say where to resume.
+    let unnumbered = false;
+    /** Where nothing names the place to resume, a reconnection would repeat or restart the run. */
+    const unresumable = () =>
+      lastEventId === undefined &&
+      (unnumbered || (!isGet && resumeUrl === undefined && runUrl === undefined));
 
     const resume = (): SSERequest => {
       const headers = new Headers(requestInit.headers);
@@ -75,12 +83,6 @@ export function fromSSE(
 
     const connect = defer(() => {
       const n = attempt++;
-      if (n > 0 && lastEventId === undefined && !isGet && resumeUrl === undefined && runUrl === undefined) {
-        // Nothing identifies the run yet: sending the POST again would start a second one.
-        return throwError(
-          () => new NetworkError('The SSE connection dropped before its first event', { provider: 'sse' }),
-        );
-      }
       let ended = false;
       return concat(
         sseBody(
@@ -97,6 +99,7 @@ export function fromSSE(
             if (message.event === 'error') throw failureOf(message.data);
             const event = parseEvent(message.data);
             if (message.id !== undefined) lastEventId = message.id;
+            else if (lastEventId === undefined) unnumbered = true;
             if (event.type === 'agent-completed') ended = true;
             return event;
           }),
@@ -113,7 +116,20 @@ export function fromSSE(
       retry({
         count: maxReconnects,
         resetOnSuccess: true,
-        delay: (error: unknown) => (isDrop(error) ? timer(retryMs) : throwError(() => error)),
+        delay: (error: unknown) => {
+          if (!isDrop(error)) return throwError(() => error);
+          // Sending a POST again would start a second run; a GET without ids would repeat events.
+          if (unresumable()) {
+            return throwError(
+              () =>
+                new NetworkError('The SSE connection dropped where it cannot be resumed', {
+                  provider: 'sse',
+                  cause: error,
+                }),
+            );
+          }
+          return timer(retryMs);
+        },
       }),
       // The caller's abort is a stop, not a drop to reconnect after.
       cancelOnAbort(requestInit.signal ?? undefined),

@@ -99,6 +99,25 @@ describe('fromSSE', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('does not reconnect where it cannot resume: a POST cut before its first id, a stream without ids', async () => {
+    // A retry wait of a minute: anything but giving up at once times the test out.
+    const post = await servers.start([{ chunks: [': ping\n\n', ''], delayMs: 10, cut: true }]);
+    const cutPost = await settle(
+      fromSSE(`${post.url}/chat`, { method: 'POST', body: '{}', retryMs: 60_000 }),
+    );
+    expect(NetworkError.is(cutPost.error)).toBe(true);
+    // Events without ids: a GET sent again would start over and repeat them.
+    const bare = `data: ${JSON.stringify({ type: 'text-delta', text: 'a' })}\n\n`;
+    const get = await servers.start([
+      { chunks: [bare, ''], delayMs: 10, cut: true },
+      { chunks: [bare, END] },
+    ]);
+    const cutGet = await settle(fromSSE(`${get.url}/stream`, { retryMs: 1 }));
+    expect(cutGet.events).toEqual([{ type: 'text-delta', text: 'a' }]);
+    expect(NetworkError.is(cutGet.error)).toBe(true);
+    expect(get.requests).toHaveLength(1);
+  });
+
   it('turns the server answers for unknown and expired runs into typed errors, without retrying', async () => {
     const server = await servers.start([
       {
