@@ -6,6 +6,7 @@ import {
   IncompleteStreamError,
   type Message,
   message,
+  type ToolCall,
 } from '../core/index.ts';
 import type { ToolOutcome } from '../tools/index.ts';
 import type { AgentEvent } from './agent-event.ts';
@@ -94,15 +95,16 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
       throwError(() => checked.error),
     );
   return defer(() => {
-    const outcomes = new Map<string, ToolOutcome>();
+    // Keyed by the call itself, not its id: a server that repeats an id still gets each outcome.
+    const outcomes = new Map<ToolCall, ToolOutcome>();
     const tools$ = stepTools(env, state.step, calls).pipe(
       tap((value) => {
-        if (value.type === 'tool-result') outcomes.set(value.toolCall.id, value.outcome);
+        if (value.type === 'tool-result') outcomes.set(value.toolCall, value.outcome);
       }),
     );
     const next$ = defer(() => {
       // Tool messages go back in the order of the calls, whatever order the tools finished in.
-      const ordered = calls.map((call) => outcomes.get(call.id)).filter((o) => o !== undefined);
+      const ordered = calls.map((call) => outcomes.get(call)).filter((o) => o !== undefined);
       const added = [...state.added, response.message, ...ordered.map(toolMessageOf)];
       const streak = checkOutcomes(state.invalidStreak, ordered, env.budgets, added);
       if ('error' in streak) return throwError(() => streak.error);

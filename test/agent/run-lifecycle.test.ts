@@ -282,3 +282,22 @@ describe('events', () => {
     expect(first).toEqual({ type: 'step-started', step: 1 });
   });
 });
+
+describe('calls that share an id (a broken server)', () => {
+  it('each call still gets its own outcome, in call order', async () => {
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'dup', name: 'get_weather', arguments: { city: 'Oslo' } },
+          { id: 'dup', name: 'get_weather', arguments: { city: 'Rome' } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const result = await new Agent({ model, tools: [okTool] }).chat('Weather?');
+    const contents = result.messages.filter((message) => message.role === 'tool').map((m) => m.content);
+    expect(contents).toHaveLength(2);
+    expect(contents[0]).toContain('Oslo');
+    expect(contents[1]).toContain('Rome');
+  });
+});
