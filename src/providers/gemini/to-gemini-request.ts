@@ -50,6 +50,12 @@ function parametersOf(schema: Record<string, unknown>): { parametersJsonSchema?:
   return { parametersJsonSchema };
 }
 
+/** The system instruction that asks for a JSON reply where the JSON mode cannot be used. */
+function jsonInstruction(schema: Record<string, unknown> | undefined): string {
+  const shape = schema === undefined ? '' : ` matching this JSON Schema: ${JSON.stringify(schema)}`;
+  return `When you give your final answer (not a function call), answer with a single JSON value and nothing else${shape}.`;
+}
+
 /** Sampling fields of `generationConfig`, each only when set. */
 function sampling(request: ChatRequest): GeminiGenerationConfig {
   const out: GeminiGenerationConfig = {};
@@ -75,6 +81,9 @@ function sampling(request: ChatRequest): GeminiGenerationConfig {
  * - `generationConfig`: `temperature`, `topP`, `topK`, `seed`, `frequencyPenalty`,
  *   `presencePenalty`, `maxOutputTokens`, `stopSequences`; JSON replies as `responseMimeType:
  *   'application/json'` plus `responseJsonSchema` (a Standard Schema converted); `thinkingConfig`.
+ * - A JSON reply with tools: the API refuses function declarations beside a JSON mime type (HTTP
+ *   400), so the schema goes into the system instruction instead (the reply is still parsed and
+ *   validated into `response.object`).
  * - `providerOptions.gemini` is spread over the body last; a `generationConfig` there is merged into ours.
  * @example toGeminiRequest({ messages: 'Hi', temperature: 0 })
  */
@@ -91,15 +100,20 @@ export function toGeminiRequest(
 
   const messages = typeof request.messages === 'string' ? [user(request.messages)] : request.messages;
   const conversation = toGeminiContents(messages, toolNames);
-  const system = [request.system ?? '', ...conversation.system].filter((text) => text !== '').join('\n\n');
   const tools = request.tools ?? [];
   const json = request.responseFormat?.type === 'json' ? request.responseFormat : undefined;
   const schema = responseJsonSchema(json, 'gemini');
+  // The API refuses function declarations beside a JSON mime type: with tools, the shape is asked for.
+  const nativeJson = json !== undefined && tools.length === 0;
+  const instruction = json !== undefined && !nativeJson ? jsonInstruction(schema) : '';
+  const system = [request.system ?? '', ...conversation.system, instruction]
+    .filter((text) => text !== '')
+    .join('\n\n');
 
   const generationConfig: GeminiGenerationConfig = {
     ...sampling(request),
-    ...(json === undefined ? {} : { responseMimeType: 'application/json' }),
-    ...(schema === undefined ? {} : { responseJsonSchema: schema }),
+    ...(nativeJson ? { responseMimeType: 'application/json' } : {}),
+    ...(nativeJson && schema !== undefined ? { responseJsonSchema: schema } : {}),
     ...(thinking === undefined
       ? {}
       : {
