@@ -46,6 +46,22 @@ function toolChoiceOf(choice: ToolChoice, toolNames: ToolNameCodec): AnthropicTo
   }
 }
 
+/**
+ * The `tool_choice` of a request answered through the `json` tool: `auto` while thinking (which
+ * refuses forced tools); beside the request's own tools, the caller's forced tool kept, else `any`
+ * (one of them or `json`: forcing `json` would keep the model from ever calling them); else `json`.
+ */
+function jsonToolChoice(
+  choice: AnthropicToolChoice | undefined,
+  ownTools: boolean,
+  thinking: boolean,
+): AnthropicToolChoice {
+  if (thinking) return { type: 'auto' };
+  if (ownTools && choice?.type === 'tool') return choice;
+  if (ownTools && choice?.type !== 'none') return { type: 'any' };
+  return { type: 'tool', name: ANTHROPIC_JSON_TOOL };
+}
+
 /** `topP`, `topK`: while thinking the API takes no `top_k` and `top_p` only from 0.95 up. */
 function sampling(modelId: string, request: ChatRequest, thinking: boolean): Record<string, unknown> {
   if (
@@ -85,7 +101,8 @@ function sampling(modelId: string, request: ChatRequest, thinking: boolean): Rec
  * - Tool names the wire refuses are encoded (`toolNames`), in tools, `tool_choice` and history.
  * - `responseFormat: { type: 'json' }` adds a tool named `json` whose `input_schema` is the schema
  *   (a Standard Schema converted; any object without one) and forces it (`auto` while thinking,
- *   which refuses forced tools); the stream mapper turns that tool's input into the reply text.
+ *   which refuses forced tools; `any` beside the request's own tools, so they stay callable, or
+ *   the caller's forced tool); the stream mapper turns that tool's input into the reply text.
  * - `providerOptions.anthropic` is spread over the body last, so any wire field can be set.
  * @example toAnthropicRequest('claude-sonnet-4-5', { messages: 'Hi' }, { maxOutputTokens: 1024 })
  */
@@ -131,12 +148,13 @@ export function toAnthropicRequest(
     );
   }
   if (request.responseFormat?.type === 'json') {
+    const ownTools = tools.length > 0;
     tools.push({
       name: ANTHROPIC_JSON_TOOL,
       description: 'Reply with a JSON value matching this schema. Use this tool for your final answer.',
       input_schema: responseJsonSchema(request.responseFormat, 'anthropic') ?? { type: 'object' },
     });
-    toolChoice = thinking === undefined ? { type: 'tool', name: ANTHROPIC_JSON_TOOL } : { type: 'auto' };
+    toolChoice = jsonToolChoice(toolChoice, ownTools, thinking !== undefined);
   }
 
   const { maxTokens, budgetTokens } = anthropicMaxTokens({
