@@ -55,6 +55,7 @@ export function azureOpenAI(deployment: string, options: AzureOpenAIOptions = {}
   }
   const apiKey = options.apiKey ?? env('AZURE_OPENAI_API_KEY');
   const apiVersion = options.apiVersion ?? env('OPENAI_API_VERSION') ?? AZURE_OPENAI_API_VERSION;
+  const capabilities = openAICapabilities(deployment, options.capabilities);
   return createOpenAIModel({
     provider: 'azure-openai',
     optionsKey: 'azure',
@@ -68,7 +69,8 @@ export function azureOpenAI(deployment: string, options: AzureOpenAIOptions = {}
       option: 'apiKey',
       environmentVariables: ['AZURE_OPENAI_API_KEY'],
     },
-    capabilities: openAICapabilities(deployment, options.capabilities),
+    capabilities,
+    reasoningModel: capabilities.reasoning,
     price: options.price ?? priceOf(deployment),
     maxTokensField: options.maxTokensField ?? 'max_completion_tokens',
     includeUsage: true,

@@ -29,6 +29,8 @@ export interface OpenAIModelConfig {
   price: ModelPrice | undefined;
   maxTokensField: OpenAIRequestOptions['maxTokensField'];
   includeUsage: boolean;
+  /** OpenAI's own reasoning models: sampling fields they refuse are left out (`toOpenAIRequest`). */
+  reasoningModel?: boolean;
   options: Pick<ProviderOptions, 'headers' | 'fetch' | 'timeoutMs' | 'retry' | 'emitToolCallDeltas'>;
 }
 
@@ -53,6 +55,7 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
       const body = toOpenAIRequest(request, modelId, {
         maxTokensField: config.maxTokensField,
         includeUsage: config.includeUsage,
+        reasoningModel: config.reasoningModel === true,
         wire: providerOptionsOf(request, config.optionsKey ?? provider),
         toolNames,
         provider,

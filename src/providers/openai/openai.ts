@@ -24,7 +24,8 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  * base URL to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. Without a key (and no
  * `Authorization` header in `headers` or the call's headers) a subscription errors with
  * `InvalidRequestError` before anything is sent; for a local server that needs no key use
- * `openaiCompatible`.
+ * `openaiCompatible`. Reasoning models (o1, o3, o4, gpt-5; `capabilities.reasoning`) are sent no
+ * `temperature`, `topP` or penalties, which they refuse, unless `reasoning_effort` is `'none'`.
  * @param modelId e.g. `gpt-4o-mini`
  * @param options key, base URL, headers, retry, timeout, price, capabilities
  * @example
@@ -36,6 +37,7 @@ export function openai(modelId: string, options: OpenAIOptions = {}): ChatModel 
   const organization = options.organization ?? env('OPENAI_ORG_ID');
   const project = options.project ?? env('OPENAI_PROJECT_ID');
   const baseURL = trimSlash(options.baseURL ?? env('OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL);
+  const capabilities = openAICapabilities(modelId, options.capabilities);
   return createOpenAIModel({
     provider: 'openai',
     modelId,
@@ -46,7 +48,8 @@ export function openai(modelId: string, options: OpenAIOptions = {}): ChatModel 
       ...(project ? { 'openai-project': project } : {}),
     },
     credential: { headers: ['authorization'], option: 'apiKey', environmentVariables: ['OPENAI_API_KEY'] },
-    capabilities: openAICapabilities(modelId, options.capabilities),
+    capabilities,
+    reasoningModel: capabilities.reasoning,
     price: options.price ?? priceOf(modelId),
     maxTokensField: options.maxTokensField ?? 'max_completion_tokens',
     includeUsage: true,

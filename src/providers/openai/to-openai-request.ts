@@ -20,6 +20,11 @@ export interface OpenAIRequestOptions {
   toolNames?: ToolNameCodec;
   /** Names the provider in errors. @default 'openai' */
   provider?: string;
+  /**
+   * An OpenAI reasoning model (o1, o3, o4, gpt-5): the API refuses `temperature`, `top_p` and the
+   * penalties (HTTP 400), so they are left out unless `reasoning_effort` is `'none'`. @default false
+   */
+  reasoningModel?: boolean;
 }
 
 /** A Chat Completions request body. */
@@ -35,14 +40,19 @@ function toolChoice(choice: ToolChoice, toolNames: ToolNameCodec): unknown {
     : { type: 'function', function: { name: toolNames.encode(choice.name) } };
 }
 
-/** Sampling fields, each only when set; `topK` has no Chat Completions field and is not sent. */
-function sampling(request: ChatRequest): Record<string, unknown> {
+/**
+ * Sampling fields, each only when set; `topK` has no Chat Completions field and is not sent, and
+ * neither are `temperature`, `topP` and the penalties when `tuned` is false (reasoning models).
+ */
+function sampling(request: ChatRequest, tuned: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (request.temperature !== undefined) out.temperature = request.temperature;
-  if (request.topP !== undefined) out.top_p = request.topP;
+  if (tuned) {
+    if (request.temperature !== undefined) out.temperature = request.temperature;
+    if (request.topP !== undefined) out.top_p = request.topP;
+    if (request.frequencyPenalty !== undefined) out.frequency_penalty = request.frequencyPenalty;
+    if (request.presencePenalty !== undefined) out.presence_penalty = request.presencePenalty;
+  }
   if (request.seed !== undefined) out.seed = request.seed;
-  if (request.frequencyPenalty !== undefined) out.frequency_penalty = request.frequencyPenalty;
-  if (request.presencePenalty !== undefined) out.presence_penalty = request.presencePenalty;
   if (request.stop !== undefined && request.stop.length > 0) out.stop = [...request.stop];
   return out;
 }
@@ -54,7 +64,9 @@ function sampling(request: ChatRequest): Record<string, unknown> {
  * `{ name }` forces that function; `responseFormat` becomes `json_object`, or `json_schema` with
  * a schema (a Standard Schema converted; `strict` when strict mode accepts the schema).
  * `temperature`, `topP`, `seed`, `frequencyPenalty`, `presencePenalty`, `stop` map to their
- * fields; `topK` has none and is ignored. Provider options are spread over the body last, so
+ * fields; `topK` has none and is ignored. A reasoning model (`reasoningModel`) gets no
+ * `temperature`, `top_p` or penalties, which it refuses, unless `reasoning_effort` is `'none'`
+ * (set them in provider options to send them anyway). Provider options are spread over the body last, so
  * they can set any field, except `stream: true`, which the decoder needs.
  * @example toOpenAIRequest({ messages: 'Hi' }, 'gpt-4o-mini', { maxTokensField: 'max_completion_tokens', includeUsage: true })
  */
@@ -93,7 +105,7 @@ export function toOpenAIRequest(
     ...(request.responseFormat === undefined
       ? {}
       : { response_format: openAIResponseFormat(request.responseFormat, options.provider ?? 'openai') }),
-    ...sampling(request),
+    ...sampling(request, options.reasoningModel !== true || options.wire?.reasoning_effort === 'none'),
     ...(request.maxOutputTokens === undefined ? {} : { [options.maxTokensField]: request.maxOutputTokens }),
     ...(options.includeUsage ? { stream_options: { include_usage: true } } : {}),
     ...options.wire,
