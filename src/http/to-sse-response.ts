@@ -14,7 +14,8 @@ export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
  * `cache-control: no-cache`, `x-accel-buffering: no`), for fetch-style servers (Hono, Next.js
  * route handlers, Bun, Deno). Subscribes at once (the run starts streaming into the body); a client that goes away
  * cancels the body, which unsubscribes; a client that reads too slowly ends the stream with a
- * `SlowConsumerError` instead of making the server buffer without bound.
+ * `SlowConsumerError` instead of making the server buffer without bound (what is enqueued at once
+ * when it subscribes, a resumed run's replay, may wait until it drains).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param init status, headers, and the {@link SSEStreamOptions}
  * @example
@@ -25,6 +26,10 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
   const encoder = new TextEncoder();
   let subscription: Subscription | undefined;
   let ended = false;
+  // What is enqueued at once when it subscribes (a resumed run's replay, bounded by its replay
+  // buffer) may wait unread until it drains below the limit; beyond that the client is slow.
+  let subscribing = true;
+  let allowance = Infinity;
   const end = (finish: () => void) => {
     if (ended) return;
     ended = true;
@@ -47,14 +52,18 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
             next(frame) {
               if (ended) return;
               controller.enqueue(encoder.encode(frame));
+              if (subscribing) return;
               const buffered = maxBufferedBytes - (controller.desiredSize ?? 0);
-              if (buffered > maxBufferedBytes) {
-                end(() => controller.error(new SlowConsumerError(buffered, maxBufferedBytes)));
+              if (buffered <= maxBufferedBytes) allowance = maxBufferedBytes;
+              if (buffered > allowance) {
+                end(() => controller.error(new SlowConsumerError(buffered, allowance)));
               }
             },
             error: (error: unknown) => end(() => controller.error(error)),
             complete: () => end(() => controller.close()),
           });
+        subscribing = false;
+        allowance = Math.max(maxBufferedBytes, maxBufferedBytes - (controller.desiredSize ?? 0));
         if (ended) subscription.unsubscribe();
       },
       cancel() {

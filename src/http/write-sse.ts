@@ -19,7 +19,8 @@ export interface WriteSSEOptions extends SSEStreamOptions {
  * reply, `node:http`): one write per event, comment heartbeats while idle, `event: end` /
  * `event: error` at the end. A client that disconnects unsubscribes (a `RunRegistry` run goes on:
  * disconnect is not cancel); one that reads so slowly that more than `maxBufferedBytes` wait in the
- * socket is cut off with a `SlowConsumerError` (passed to `onError`) instead of buffering without bound.
+ * socket is cut off with a `SlowConsumerError` (passed to `onError`) instead of buffering without bound
+ * (what is written at once when it subscribes, a resumed run's replay, may wait until it drains).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param res the response; its headers are sent at once
  * @param options heartbeat, `retry:`, buffer limit, headers, `onError`
@@ -49,6 +50,10 @@ export function writeSSE(
     if (!res.writableEnded && !res.destroyed) res.end();
   });
   if (res.destroyed) subscription.unsubscribe();
+  // What a resumed client is sent at once (a run's replay, bounded by its replay buffer) is allowed
+  // to wait unsent until it drains below the limit; anything queued beyond that makes a slow client.
+  let allowance = Infinity;
+  let subscribing = true;
   subscription.add(
     events$.pipe(toSSEFrames(streamOptions)).subscribe({
       next(frame) {
@@ -56,8 +61,9 @@ export function writeSSE(
         res.write(frame, (error) => {
           if (error) fail(error);
         });
-        if (res.writableLength > maxBufferedBytes)
-          fail(new SlowConsumerError(res.writableLength, maxBufferedBytes));
+        if (subscribing) return;
+        if (res.writableLength <= maxBufferedBytes) allowance = maxBufferedBytes;
+        if (res.writableLength > allowance) fail(new SlowConsumerError(res.writableLength, allowance));
       },
       error: (error: unknown) => {
         res.end();
@@ -66,5 +72,7 @@ export function writeSSE(
       complete: () => res.end(),
     }),
   );
+  subscribing = false;
+  allowance = Math.max(maxBufferedBytes, res.writableLength);
   return subscription;
 }

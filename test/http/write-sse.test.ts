@@ -1,9 +1,10 @@
 import { connect } from 'node:net';
-import { finalize, interval, map, NEVER, of, Subject } from 'rxjs';
+import { finalize, from, interval, map, NEVER, of, Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
 import { SlowConsumerError } from '../../src/core/index.ts';
-import { toSSEResponse, writeSSE } from '../../src/http/index.ts';
+import { fromSSE, RunRegistry, toSSEResponse, writeSSE } from '../../src/http/index.ts';
+import { settle } from '../support/settle.ts';
 import { type Listening, listen, until } from './support/listen.ts';
 
 const delta = (text: string): AgentEvent => ({ type: 'text-delta', text });
@@ -87,6 +88,30 @@ describe('writeSSE', () => {
     expect(errors[0]).toMatchObject({ limitBytes: 512 * 1024 });
     expect(unsubscribed).toBe(true);
   });
+});
+
+describe('writeSSE with a RunRegistry replay', () => {
+  it('sends a resumed client a replay larger than maxBufferedBytes (written at once) in full', async () => {
+    const runs = new RunRegistry({ createId: () => 'long' });
+    const text = 'x'.repeat(150);
+    // About 1.9 MB of frames, replayed synchronously when the client attaches.
+    runs.start(from(Array.from({ length: 10_000 }, (): AgentEvent => delta(text))));
+    const errors: unknown[] = [];
+    const server = await listen((_req, res) => {
+      writeSSE(runs.attach('long'), res, { onError: (error) => errors.push(error) });
+    });
+    servers.push(server);
+    const { events, error } = await settle(fromSSE(server.url, { maxReconnects: 0 }));
+    expect([errors.map(String), String(error), events.length]).toEqual([[], 'undefined', 10_000]);
+  }, 60_000);
+
+  it('toSSEResponse sends it in full too', async () => {
+    const runs = new RunRegistry({ createId: () => 'long' });
+    const text = 'x'.repeat(150);
+    runs.start(from(Array.from({ length: 10_000 }, (): AgentEvent => delta(text))));
+    const { events, error } = await settle(fromSSE(toSSEResponse(runs.attach('long')), { maxReconnects: 0 }));
+    expect([String(error), events.length]).toEqual(['undefined', 10_000]);
+  }, 60_000);
 });
 
 describe('toSSEResponse', () => {
