@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { Observable } from 'rxjs';
+import { linkAbort } from '../core/linked-abort.ts';
 import type { McpToolEvent } from './mcp-tool-event.ts';
 import { toMcpError } from './to-mcp-error.ts';
 
@@ -31,16 +32,13 @@ export interface CallToolRequest {
  */
 export function callToolEvents(request: CallToolRequest): Observable<McpToolEvent> {
   return new Observable<McpToolEvent>((subscriber) => {
-    const controller = new AbortController();
-    const outer = request.signal;
-    const forward = () => controller.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener('abort', forward, { once: true });
+    const link = linkAbort(request.signal);
+    let settled = false;
     request.client
       .callTool(
         { name: request.name, arguments: request.args },
         {
-          signal: controller.signal,
+          signal: link.signal,
           timeout: request.timeoutMs,
           resetTimeoutOnProgress: true,
           maxTotalTimeout: request.maxTimeoutMs,
@@ -55,6 +53,7 @@ export function callToolEvents(request: CallToolRequest): Observable<McpToolEven
       )
       .then(
         (result) => {
+          settled = true;
           subscriber.next({
             type: 'result',
             content: result.content ?? [],
@@ -65,11 +64,11 @@ export function callToolEvents(request: CallToolRequest): Observable<McpToolEven
           });
           subscriber.complete();
         },
-        (error: unknown) => subscriber.error(toMcpError(request.server, error, 'disconnected')),
+        (error: unknown) => {
+          settled = true;
+          subscriber.error(toMcpError(request.server, error, 'disconnected'));
+        },
       );
-    return () => {
-      outer?.removeEventListener('abort', forward);
-      controller.abort();
-    };
+    return () => link.release(!settled);
   });
 }

@@ -25,8 +25,23 @@ export function toMcpError(server: string, error: unknown, fallback: McpErrorRea
   return make(fallback);
 }
 
-/** Whether the server no longer knows the session (HTTP 404): re-initialize and try again. */
+/** What a 400 for an unknown session says: "no valid session ID", "session not found", "invalid session". */
+const SESSION_REFUSED =
+  /session[\s_-]*id|session (?:not found|expired|unknown)|(?:unknown|invalid|expired) session/i;
+
+/**
+ * Whether the server no longer knows the session: re-initialize and try again. The spec
+ * (2025-11-25, Streamable HTTP, Session Management) has a server answer an unknown or expired
+ * `Mcp-Session-Id` with 404, and the client start a new session. Many deployed servers answer it
+ * with 400 and a body naming the session instead (`@modelcontextprotocol/server-everything`:
+ * "Bad Request: No valid session ID provided"; older Python SDKs likewise), so a 400 whose body
+ * mentions a session id counts too. Neither answer means the request was processed, so one retry
+ * on a fresh session is safe; any other 400 (a malformed request) is not retried.
+ */
 export function isSessionExpired(error: unknown): boolean {
   const cause = McpError.is(error) ? error.cause : error;
-  return cause instanceof SdkHttpError && cause.status === 404;
+  if (!(cause instanceof SdkHttpError)) return false;
+  if (cause.status === 404) return true;
+  const body: unknown = Reflect.get(Object(cause.data), 'text');
+  return cause.status === 400 && typeof body === 'string' && SESSION_REFUSED.test(body);
 }

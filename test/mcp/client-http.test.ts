@@ -58,7 +58,51 @@ describe('connectMcp over Streamable HTTP (server-everything)', () => {
   });
 });
 
+/** Starts server-everything over Streamable HTTP on `port`; resolves once it listens. */
+async function startEverything(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server-everything exited (${code})`)));
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      if (text.includes('listening')) resolve();
+    });
+  });
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
 describe('a server restarted under an HTTP session', () => {
+  it('server-everything answers the old session with 400 "No valid session ID": the client re-initializes and retries', async () => {
+    const port = await freePort();
+    let child = await startEverything(port);
+    const client = await connectMcp({ name: 'everything', url: `http://127.0.0.1:${port}/mcp` });
+    try {
+      expect(client.protocolVersion).toBe('2025-11-25');
+      expect(await lastValueFrom(client.callTool('echo', { message: 'one' }))).toMatchObject({
+        isError: false,
+      });
+      await stop(child);
+      // The old server's sockets are gone with its process; a request on one would be a network error.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      child = await startEverything(port);
+      const after = await lastValueFrom(client.callTool('echo', { message: 'two' }));
+      expect(after).toMatchObject({ type: 'result', content: [{ type: 'text', text: 'Echo: two' }] });
+      expect(client.status).toBe('connected');
+    } finally {
+      await client.close();
+      await stop(child);
+    }
+  });
+
   it('answers 404 for the old session; the client re-initializes once and retries the call', async () => {
     const port = await freePort();
     const options = { name: 'served', version: '1', http: { port } };

@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs';
 import type { ToolCall } from '../../core/index.ts';
+import { linkAbort } from '../../core/linked-abort.ts';
 import type { InvokeOptions } from '../invoke-options.ts';
 import type { ToolInvocationEvent } from '../tool-invocation-event.ts';
 import type { InvokeEnvironment } from './invoke-environment.ts';
@@ -18,26 +19,22 @@ export function invokeStream(
   reportError: (error: unknown, call: ToolCall) => void,
 ): Observable<ToolInvocationEvent> {
   return new Observable<ToolInvocationEvent>((subscriber) => {
-    const controller = new AbortController();
-    const outer = options.signal;
-    const forward = () => controller.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener('abort', forward, { once: true });
+    const link = linkAbort(options.signal);
+    let settled = false;
     const onProgress = (value: unknown) =>
       subscriber.next({ type: 'progress', toolCallId: call.id, name: call.name, value });
-    invokeTool(env, call, { ...options, signal: controller.signal, onProgress }).then(
+    invokeTool(env, call, { ...options, signal: link.signal, onProgress }).then(
       (outcome) => {
+        settled = true;
         subscriber.next({ type: 'outcome', outcome });
         subscriber.complete();
       },
       (error: unknown) => {
+        settled = true;
         if (!subscriber.closed) subscriber.error(error);
         else reportError(error, call);
       },
     );
-    return () => {
-      outer?.removeEventListener('abort', forward);
-      controller.abort();
-    };
+    return () => link.release(!settled);
   });
 }
