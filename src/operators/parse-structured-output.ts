@@ -1,4 +1,15 @@
-import { concatMap, defer, from, map, type Observable, of, type OperatorFunction } from 'rxjs';
+import {
+  concatMap,
+  connect,
+  defer,
+  filter,
+  from,
+  map,
+  merge,
+  type Observable,
+  of,
+  type OperatorFunction,
+} from 'rxjs';
 import {
   isStandardSchema,
   type ResponseFormat,
@@ -66,5 +77,14 @@ export function parseStructuredOutput(
   format: ResponseFormat | undefined,
 ): OperatorFunction<StreamEvent, StreamEvent> {
   if (format === undefined) return (source) => source;
-  return concatMap((event) => (event.type === 'stream-completed' ? withObject(event, format) : of(event)));
+  // Deltas pass straight through (no inner Observable per token); only the last event is parsed.
+  return connect((events) =>
+    merge(
+      events.pipe(filter((event) => event.type !== 'stream-completed')),
+      events.pipe(
+        filter((event): event is StreamCompleted => event.type === 'stream-completed'),
+        concatMap((event) => withObject(event, format)),
+      ),
+    ),
+  );
 }
