@@ -1,7 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { ProviderEvent } from '../../core/index.ts';
 import type { StreamDecoderFactory } from '../../operators/index.ts';
-import type { ChunkMapper } from './chunk-mapper.ts';
+import { type ChunkMapper, trailingAfterError } from './chunk-mapper.ts';
 
 /**
  * Bytes to provider events in one step: each decoded unit goes straight to `mapper.map` and its
@@ -34,11 +34,8 @@ export function decodeChunks<Chunk>(
           }
         },
         error(error: unknown) {
-          let trailing: readonly ProviderEvent[];
-          try {
-            trailing = mapper.end();
-          } catch {
-            // Not finished: the transport's error is the one that explains the failure.
+          const trailing = trailingAfterError(mapper);
+          if (trailing === undefined) {
             subscriber.error(error);
             return;
           }

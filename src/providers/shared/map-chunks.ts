@@ -1,6 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { ProviderEvent } from '../../core/index.ts';
-import type { ChunkMapper } from './chunk-mapper.ts';
+import { type ChunkMapper, trailingAfterError } from './chunk-mapper.ts';
 
 /**
  * Applies a `ChunkMapper` to every decoded chunk and its `end()` when the source completes;
@@ -29,11 +29,8 @@ export function mapChunks<Chunk>(mapper: ChunkMapper<Chunk>): OperatorFunction<C
           emit(events);
         },
         error(error: unknown) {
-          let trailing: readonly ProviderEvent[];
-          try {
-            trailing = mapper.end();
-          } catch {
-            // Not finished: the transport's error is the one that explains the failure.
+          const trailing = trailingAfterError(mapper);
+          if (trailing === undefined) {
             subscriber.error(error);
             return;
           }
