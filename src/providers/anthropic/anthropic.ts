@@ -13,7 +13,7 @@ import {
 } from '../shared/index.ts';
 import { anthropicModelInfo } from './anthropic-model-info.ts';
 import { createAnthropicMapper } from './create-anthropic-mapper.ts';
-import { ANTHROPIC_JSON_TOOL, type AnthropicThinking, toAnthropicRequest } from './to-anthropic-request.ts';
+import { type AnthropicThinking, anthropicJsonTool, toAnthropicRequest } from './to-anthropic-request.ts';
 
 /** Options of {@link anthropic}. */
 export interface AnthropicOptions extends ProviderOptions {
@@ -67,8 +67,9 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   const decoder = sseDecoder();
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
-      const jsonTool = request.responseFormat?.type === 'json' ? ANTHROPIC_JSON_TOOL : undefined;
       const toolNames = requestToolNames(request);
+      const jsonTool =
+        request.responseFormat?.type === 'json' ? anthropicJsonTool(request, toolNames) : undefined;
       const body = toAnthropicRequest(modelId, request, {
         maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens,
         modelMaxOutputTokens: info.knownModel ? info.maxOutputTokens : undefined,

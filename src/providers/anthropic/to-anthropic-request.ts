@@ -29,6 +29,19 @@ export interface AnthropicRequestSettings {
 /** The synthetic tool whose input is the reply when `responseFormat` asks for JSON. */
 export const ANTHROPIC_JSON_TOOL = 'json';
 
+/**
+ * The wire name of the synthetic JSON tool of `request`: `json`, or `json_2`, `json_3` … when a
+ * tool of the request is already sent under that name (the API refuses two tools of one name,
+ * and the stream mapper must tell the reply from a call).
+ * @example anthropicJsonTool({ messages: 'hi', tools: [jsonFormatter] }, toolNames) // → 'json_2'
+ */
+export function anthropicJsonTool(request: ChatRequest, toolNames: ToolNameCodec): string {
+  const taken = new Set((request.tools ?? []).map((tool) => toolNames.encode(tool.name)));
+  let name = ANTHROPIC_JSON_TOOL;
+  for (let n = 2; taken.has(name); n++) name = `${ANTHROPIC_JSON_TOOL}_${n}`;
+  return name;
+}
+
 const isThinking = (value: unknown): value is AnthropicThinking =>
   typeof value === 'object' && value !== null && typeof Reflect.get(value, 'budgetTokens') === 'number';
 
@@ -52,6 +65,7 @@ function toolChoiceOf(choice: ToolChoice, toolNames: ToolNameCodec): AnthropicTo
  * (one of them or `json`: forcing `json` would keep the model from ever calling them); else `json`.
  */
 function jsonToolChoice(
+  jsonTool: string,
   choice: AnthropicToolChoice | undefined,
   ownTools: boolean,
   thinking: boolean,
@@ -59,7 +73,7 @@ function jsonToolChoice(
   if (thinking) return { type: 'auto' };
   if (ownTools && choice?.type === 'tool') return choice;
   if (ownTools && choice?.type !== 'none') return { type: 'any' };
-  return { type: 'tool', name: ANTHROPIC_JSON_TOOL };
+  return { type: 'tool', name: jsonTool };
 }
 
 /** `topP`, `topK`: while thinking the API takes no `top_k` and `top_p` only from 0.95 up. */
@@ -99,7 +113,7 @@ function sampling(modelId: string, request: ChatRequest, thinking: boolean): Rec
  * - `system` joins `request.system` and every system message with blank lines (text blocks when
  *   a system message carries `cache: true`, the breakpoint on its block).
  * - Tool names the wire refuses are encoded (`toolNames`), in tools, `tool_choice` and history.
- * - `responseFormat: { type: 'json' }` adds a tool named `json` whose `input_schema` is the schema
+ * - `responseFormat: { type: 'json' }` adds a tool named `json` (see `anthropicJsonTool`) whose `input_schema` is the schema
  *   (a Standard Schema converted; any object without one) and forces it (`auto` while thinking,
  *   which refuses forced tools; `any` beside the request's own tools, so they stay callable, or
  *   the caller's forced tool); the stream mapper turns that tool's input into the reply text.
@@ -149,12 +163,13 @@ export function toAnthropicRequest(
   }
   if (request.responseFormat?.type === 'json') {
     const ownTools = tools.length > 0;
+    const jsonTool = anthropicJsonTool(request, toolNames);
     tools.push({
-      name: ANTHROPIC_JSON_TOOL,
+      name: jsonTool,
       description: 'Reply with a JSON value matching this schema. Use this tool for your final answer.',
       input_schema: responseJsonSchema(request.responseFormat, 'anthropic') ?? { type: 'object' },
     });
-    toolChoice = jsonToolChoice(toolChoice, ownTools, thinking !== undefined);
+    toolChoice = jsonToolChoice(jsonTool, toolChoice, ownTools, thinking !== undefined);
   }
 
   const { maxTokens, budgetTokens } = anthropicMaxTokens({
