@@ -7,6 +7,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../core/index.ts';
+import { signalGroup, trackGroup } from './live-process-groups.ts';
 import { StderrBuffer } from './stderr-buffer.ts';
 
 /** How to start a stdio MCP server. */
@@ -28,7 +29,8 @@ export interface StdioProcessOptions {
  * An MCP `Transport` over a child process's stdin/stdout, spawned as the leader of its own process
  * group so `close()` ends the whole group (an `npx` wrapper and the real server alike) and waits
  * until the child has exited: no zombie, no orphaned grandchild (the SDK's own stdio transport
- * signals only the child, typescript-sdk#2023).
+ * signals only the child, typescript-sdk#2023). A leader that dies takes its group with it, and the
+ * host's exit ends every group still running.
  */
 export class StdioProcessTransport implements Transport {
   onclose?: () => void;
@@ -69,6 +71,7 @@ export class StdioProcessTransport implements Transport {
       windowsHide: true,
     });
     this.#child = child;
+    const untrack = child.pid === undefined ? () => false : trackGroup(child.pid);
     this.#exited = once(child, 'close').then(
       () => undefined,
       () => undefined,
@@ -78,6 +81,9 @@ export class StdioProcessTransport implements Transport {
     child.stdin.on('error', (error) => this.onerror?.(error));
     child.on('close', () => {
       this.#child = undefined;
+      // The leader is gone (closed, crashed): what is left of its group has nobody to answer to.
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+      untrack();
       this.onclose?.();
     });
     return new Promise((resolve, reject) => {
@@ -111,23 +117,15 @@ export class StdioProcessTransport implements Transport {
     const child = this.#child;
     if (!child || child.pid === undefined) return;
     child.stdin?.end();
-    this.#signalGroup(child.pid, 'SIGTERM');
+    signalGroup(child.pid, 'SIGTERM');
     const grace = setTimeout(
-      () => this.#signalGroup(child.pid as number, 'SIGKILL'),
+      () => signalGroup(child.pid as number, 'SIGKILL'),
       this.#options.killGraceMs ?? 2_000,
     );
     await this.#exited;
     clearTimeout(grace);
     // The leader is gone; anything of its group still alive (a detached grandchild) goes too.
-    this.#signalGroup(child.pid, 'SIGKILL');
-  }
-
-  #signalGroup(pid: number, signal: NodeJS.Signals): void {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // The group no longer exists.
-    }
+    signalGroup(child.pid, 'SIGKILL');
   }
 
   #read(chunk: Buffer): void {
