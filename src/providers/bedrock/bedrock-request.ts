@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../../core/index.ts';
+import { type ChatRequest, InvalidRequestError } from '../../core/index.ts';
 import {
   BEDROCK_TOOL_NAME_RULE,
   requestToolNames,
@@ -46,7 +46,8 @@ const TOP_LEVEL = new Set([
  * `inferenceConfig`, merged) pass as they are; every other key goes into
  * `additionalModelRequestFields` (e.g. `{ thinking: { type: 'enabled', budget_tokens: 2048 } }` or
  * `{ top_k: 40 }`). `responseFormat` has no Converse field: it becomes a system instruction
- * (with the JSON Schema, a Standard Schema converted).
+ * (with the JSON Schema, a Standard Schema converted). Thinking (`thinking: { type: 'enabled' }` in
+ * the model fields) with a forced tool is an `InvalidRequestError`: Claude refuses the pair.
  * @param wire `providerOptions.bedrock`
  * @param defaults the model's `additionalModelRequestFields`, overridden per request.
  * @param toolNames the request's tool-name codec, shared with the stream mapper
@@ -89,6 +90,16 @@ export function buildConverseRequest(
     Object.assign(additional, wire.additionalModelRequestFields);
 
   const toolConfig = toolConfigOf(request, converted.messages, toolNames);
+  if (
+    toolConfig?.toolChoice !== undefined &&
+    isRecord(additional.thinking) &&
+    additional.thinking.type === 'enabled'
+  ) {
+    throw new InvalidRequestError(
+      'bedrock: extended thinking cannot be combined with a forced tool (toolChoice "required" or { name }); use toolChoice "auto" or turn thinking off',
+      { provider: 'bedrock', option: 'toolChoice' },
+    );
+  }
   return {
     messages: converted.messages,
     ...(system.length > 0 ? { system } : {}),
