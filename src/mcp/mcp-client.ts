@@ -16,48 +16,45 @@ import {
   tap,
   throwError,
 } from 'rxjs';
-import { McpError } from '../core/index.ts';
 import type { AnyTool } from '../tools/index.ts';
 import { callToolEvents, type McpCallOptions } from './call-tool.ts';
-import { type ConnectMcpOptions, isStdioOptions } from './connect-options.ts';
+import type { ConnectMcpOptions } from './connect-options.ts';
 import { mcpToolAdapters } from './mcp-tool-adapter.ts';
 import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
-import { type McpConnection, openConnection } from './open-connection.ts';
 import { StdioProcessTransport } from './stdio-process-transport.ts';
+import { type McpClientStatus, SupervisedConnection } from './supervised-connection.ts';
 import { isSessionExpired, toMcpError } from './to-mcp-error.ts';
-import { superviseRestart } from './supervise-restart.ts';
 
-/** Where a client is: serving calls, restarting a crashed server, or down for good. */
-export type McpClientStatus = 'connected' | 'restarting' | 'failed' | 'closed';
+export type { McpClientStatus } from './supervised-connection.ts';
 
 /**
  * A connection to one MCP server, made by `connectMcp`: tools (listed, live, callable as Observables,
  * or adapted for a `ToolRegistry`), resources and prompts. A crashed stdio server is restarted; an
- * HTTP session the server forgot (404) is re-initialized once and the call retried.
+ * HTTP session the server forgot (404, or a 400 naming the session) is re-initialized once and the
+ * call retried (see `SupervisedConnection`).
  */
 export class McpClient {
   readonly name: string;
   readonly #options: ConnectMcpOptions;
   readonly #tools$ = new BehaviorSubject<McpToolInfo[] | undefined>(undefined);
-  readonly #status$ = new BehaviorSubject<McpClientStatus>('connected');
-  #connection: McpConnection | undefined;
-  #reconnecting: Promise<McpConnection> | undefined;
-  #stopRestart: (() => void) | undefined;
-  /** Crashes since the last successful call: a server that keeps crashing is given up. */
-  #crashes = 0;
+  readonly #connection: SupervisedConnection;
 
   private constructor(options: ConnectMcpOptions) {
     this.name = options.name;
     this.#options = options;
+    this.#connection = new SupervisedConnection(options, {
+      onToolsChanged: () => this.#onToolsChanged(),
+      onRestarted: () => void this.listTools({ refresh: true }).catch(() => undefined),
+    });
   }
 
   /** Connects (see `connectMcp`). Rejects with `McpError` (`connect_failed`). */
   static async connect(options: ConnectMcpOptions): Promise<McpClient> {
     const client = new McpClient(options);
-    client.#connection = await client.#open();
+    const connection = await client.#connection.start();
     // Listed once up front so `tools()` can answer at once; a server without tools has none.
     try {
-      if (client.#connection.client.getServerCapabilities()?.tools) await client.listTools();
+      if (connection.client.getServerCapabilities()?.tools) await client.listTools();
       else client.#tools$.next([]);
     } catch (error) {
       await client.close();
@@ -73,32 +70,32 @@ export class McpClient {
 
   /** `connected`, `restarting`, `failed` or `closed`, live. */
   get status$(): Observable<McpClientStatus> {
-    return this.#status$.asObservable();
+    return this.#connection.status$;
   }
 
   get status(): McpClientStatus {
-    return this.#status$.value;
+    return this.#connection.status;
   }
 
   /** The server's name and version, as it reported them. */
   get serverInfo(): Implementation | undefined {
-    return this.#connection?.client.getServerVersion();
+    return this.#connection.current?.client.getServerVersion();
   }
 
   /** `2026-07-28` or `2025-11-25` (or older), once connected. */
   get protocolVersion(): string | undefined {
-    return this.#connection?.client.getNegotiatedProtocolVersion();
+    return this.#connection.current?.client.getNegotiatedProtocolVersion();
   }
 
   /** The newest bytes a stdio server wrote to stderr (empty over HTTP). */
   get stderr(): string {
-    const transport = this.#connection?.transport;
+    const transport = this.#connection.current?.transport;
     return transport instanceof StdioProcessTransport ? transport.stderrText : '';
   }
 
   /** The pid of a stdio server's process, while it runs. */
   get pid(): number | undefined {
-    const transport = this.#connection?.transport;
+    const transport = this.#connection.current?.transport;
     return transport instanceof StdioProcessTransport ? transport.pid : undefined;
   }
 
@@ -109,7 +106,9 @@ export class McpClient {
   async listTools(options: { refresh?: boolean } = {}): Promise<McpToolInfo[]> {
     const cached = this.#tools$.value;
     if (cached && !options.refresh) return cached;
-    const { tools } = await this.#request((client) => client.listTools(undefined, { cacheMode: 'refresh' }));
+    const { tools } = await this.#connection.request((client) =>
+      client.listTools(undefined, { cacheMode: 'refresh' }),
+    );
     this.#tools$.next(tools);
     return tools;
   }
@@ -128,7 +127,7 @@ export class McpClient {
       defer(() =>
         callToolEvents({
           server: this.name,
-          client: this.#live().client,
+          client: this.#connection.live().client,
           name,
           args,
           timeoutMs: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
@@ -138,9 +137,11 @@ export class McpClient {
       );
     return once().pipe(
       catchError((error: unknown) =>
-        isSessionExpired(error) ? from(this.#reconnect()).pipe(concatMap(once)) : throwError(() => error),
+        isSessionExpired(error)
+          ? from(this.#connection.reconnect()).pipe(concatMap(once))
+          : throwError(() => error),
       ),
-      tap({ complete: () => (this.#crashes = 0) }),
+      tap({ complete: () => this.#connection.succeeded() }),
     );
   }
 
@@ -153,53 +154,25 @@ export class McpClient {
   }
 
   async listResources(): Promise<Resource[]> {
-    return (await this.#request((client) => client.listResources())).resources;
+    return (await this.#connection.request((client) => client.listResources())).resources;
   }
 
   readResource(uri: string): Promise<ReadResourceResult> {
-    return this.#request((client) => client.readResource({ uri }));
+    return this.#connection.request((client) => client.readResource({ uri }));
   }
 
   async listPrompts(): Promise<Prompt[]> {
-    return (await this.#request((client) => client.listPrompts())).prompts;
+    return (await this.#connection.request((client) => client.listPrompts())).prompts;
   }
 
   getPrompt(name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
-    return this.#request((client) => client.getPrompt({ name, arguments: args }));
+    return this.#connection.request((client) => client.getPrompt({ name, arguments: args }));
   }
 
   /** Ends the session and, for stdio, the server's whole process group. */
   async close(): Promise<void> {
-    this.#status$.next('closed');
-    this.#stopRestart?.();
-    const connection = this.#connection;
-    this.#connection = undefined;
-    await connection?.client.close();
+    await this.#connection.close();
     this.#tools$.complete();
-    this.#status$.complete();
-  }
-
-  #onConnectionClosed(connection: McpConnection): void {
-    if (this.#connection !== connection || this.status === 'closed') return;
-    this.#connection = undefined;
-    const restart = isStdioOptions(this.#options) ? this.#options.restart : false;
-    if (restart === false || ++this.#crashes > (restart?.maxRestarts ?? 5)) {
-      this.#status$.next('failed');
-      return;
-    }
-    this.#status$.next('restarting');
-    this.#options.logger?.warn?.({ server: this.name }, 'MCP server exited; restarting');
-    this.#stopRestart = superviseRestart(restart ?? {}, () => this.#open(), {
-      restarted: (next) => {
-        this.#connection = next;
-        this.#status$.next('connected');
-        this.listTools({ refresh: true }).catch(() => undefined);
-      },
-      gaveUp: (error) => {
-        this.#status$.next('failed');
-        this.#options.logger?.warn?.({ server: this.name, error }, 'MCP server restart failed');
-      },
-    });
   }
 
   #onToolsChanged(): void {
@@ -207,53 +180,5 @@ export class McpClient {
     this.listTools({ refresh: true }).catch((error: unknown) =>
       this.#options.logger?.warn?.({ server: this.name, error }, 'MCP tools refresh failed'),
     );
-  }
-
-  #open(): Promise<McpConnection> {
-    let connection: McpConnection | undefined;
-    return openConnection(this.#options, {
-      onToolsChanged: () => this.#onToolsChanged(),
-      onClosed: () => connection && this.#onConnectionClosed(connection),
-    }).then((opened) => (connection = opened));
-  }
-
-  #live(): McpConnection {
-    if (this.#connection) return this.#connection;
-    const why =
-      this.status === 'restarting' ? 'is restarting' : this.status === 'closed' ? 'is closed' : 'is down';
-    throw new McpError(`${this.name}: the server ${why}`, { server: this.name, reason: 'unavailable' });
-  }
-
-  /** Re-initializes an HTTP session the server no longer knows; concurrent callers share one attempt. */
-  #reconnect(): Promise<McpConnection> {
-    this.#reconnecting ??= (async () => {
-      const stale = this.#connection;
-      this.#connection = undefined;
-      await stale?.transport.close().catch(() => undefined);
-      const next = await this.#open();
-      if (this.status === 'closed') {
-        await next.client.close();
-        throw new McpError(`${this.name}: the client is closed`, {
-          server: this.name,
-          reason: 'unavailable',
-        });
-      }
-      this.#connection = next;
-      return next;
-    })().finally(() => (this.#reconnecting = undefined));
-    return this.#reconnecting;
-  }
-
-  async #request<T>(send: (client: McpConnection['client']) => Promise<T>): Promise<T> {
-    try {
-      return await send(this.#live().client);
-    } catch (error) {
-      if (!isSessionExpired(error)) throw toMcpError(this.name, error, 'protocol');
-      try {
-        return await send((await this.#reconnect()).client);
-      } catch (retryError) {
-        throw toMcpError(this.name, retryError, 'protocol');
-      }
-    }
   }
 }
