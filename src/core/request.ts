@@ -22,6 +22,12 @@ export type JsonSchema = Record<string, unknown>;
 export interface ResponseFormat {
   type: 'json';
   schema?: JsonSchema | StandardSchemaV1;
+  /**
+   * The JSON Schema to send for a Standard Schema validator that cannot describe itself (valibot,
+   * without Standard JSON Schema), as `defineTool`'s `inputJsonSchema`; the validator still checks
+   * the reply. Ignored when `schema` is a JSON Schema.
+   */
+  jsonSchema?: JsonSchema;
   /** The schema's name where the wire has one (OpenAI `json_schema.name`). @default 'response' */
   name?: string;
 }

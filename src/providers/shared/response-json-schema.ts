@@ -4,7 +4,8 @@ import { validatorJsonSchema } from '../../tools/index.ts';
 /**
  * The JSON Schema to send for `responseFormat.schema`: a Standard Schema validator converted the
  * way `defineTool` converts tool inputs (zod 4 `toJSONSchema`, Standard JSON Schema), a JSON Schema
- * as it is; `undefined` without a schema. A validator that offers no JSON Schema is an
+ * as it is, `format.jsonSchema` for a validator that cannot describe itself; `undefined` without a
+ * schema. A validator that offers no JSON Schema is an
  * `InvalidRequestError` (nothing is sent: the model would get no shape to follow).
  * @param provider names the provider in the error
  * @example responseJsonSchema({ type: 'json', schema: z.object({ answer: z.string() }) }, 'openai')
@@ -16,6 +17,7 @@ export function responseJsonSchema(
   const schema = format?.schema;
   if (schema === undefined) return undefined;
   if (!isStandardSchema(schema)) return withoutDialect(schema);
+  if (format?.jsonSchema) return withoutDialect(format.jsonSchema);
   let converted: Record<string, unknown> | undefined;
   try {
     // The model writes the validator's input: the JSON it sends is what gets validated.
@@ -32,7 +34,7 @@ export function responseJsonSchema(
   }
   if (converted === undefined) {
     throw new InvalidRequestError(
-      `${provider}: the ${schema['~standard'].vendor} validator in responseFormat.schema offers no JSON Schema (Standard JSON Schema); pass a JSON Schema`,
+      `${provider}: the ${schema['~standard'].vendor} validator in responseFormat.schema offers no JSON Schema (Standard JSON Schema); pass responseFormat.jsonSchema`,
       { provider, option: 'responseFormat.schema' },
     );
   }
