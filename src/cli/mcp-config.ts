@@ -1,5 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { type ConnectMcpOptions, connectMcp, type McpClient } from '../mcp/index.ts';
+import {
+  type ConnectMcpOptions,
+  connectMcp,
+  type McpClient,
+  type McpConfig,
+  parseMcpConfig,
+} from '../mcp/index.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject } from '../tools/index.ts';
 import { CliError } from './cli-error.ts';
 
@@ -29,13 +35,14 @@ export async function connectMcpConfig(file: string): Promise<McpServers> {
   if (typeof servers !== 'object' || servers === null) {
     throw new CliError(`MCP config ${file} has no "mcpServers" object`);
   }
+  const options = serversOf(file, json);
   const clients: McpClient[] = [];
   const close = () => Promise.all(clients.map((client) => client.close())).then(() => undefined);
   try {
-    for (const [name, entry] of Object.entries(servers)) {
-      const client = await connectMcp(optionsOf(file, name, entry)).catch((error: unknown) => {
+    for (const server of options) {
+      const client = await connectMcp(server).catch((error: unknown) => {
         throw new CliError(
-          `MCP server "${name}" is unreachable: ${error instanceof Error ? error.message : String(error)}`,
+          `MCP server "${server.name}" is unreachable: ${error instanceof Error ? error.message : String(error)}`,
         );
       });
       clients.push(client);
@@ -51,28 +58,14 @@ export async function connectMcpConfig(file: string): Promise<McpServers> {
   };
 }
 
-function optionsOf(file: string, name: string, entry: unknown): ConnectMcpOptions {
-  const field = (key: string): unknown =>
-    typeof entry === 'object' && entry !== null ? Reflect.get(entry, key) : undefined;
-  const strings = (value: unknown) =>
-    typeof value === 'object' && value !== null ? (value as Record<string, string>) : undefined;
-  const command = field('command');
-  const url = field('url');
-  if (typeof command === 'string') {
-    const args = field('args');
-    const env = strings(field('env'));
-    return {
-      name,
-      command,
-      ...(Array.isArray(args) ? { args: args.map(String) } : {}),
-      ...(env ? { env } : {}),
-    };
+/** Every server of the file as `connectMcp` options, checked by the hub's own parser. */
+function serversOf(file: string, json: unknown): ConnectMcpOptions[] {
+  try {
+    return parseMcpConfig(json as McpConfig);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`MCP config ${file}: ${reason.replace(/^Invalid MCP configuration: /, '')}`);
   }
-  if (typeof url === 'string') {
-    const headers = strings(field('headers'));
-    return { name, url, ...(headers ? { headers } : {}) };
-  }
-  throw new CliError(`MCP config ${file}: server "${name}" needs a "command" or a "url"`);
 }
 
 /** The same tool, asking the person at the terminal before each call. */
