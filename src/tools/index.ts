@@ -2,6 +2,7 @@ export {
   type AuditChainHead,
   type AuditKey,
   type AuditLogEntry,
+  auditRecordOf,
   type ChainedAuditRecord,
   chainAuditRecord,
   GENESIS_HEAD,

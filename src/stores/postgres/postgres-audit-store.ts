@@ -3,15 +3,12 @@ import { AuditLogError } from '../../core/index.ts';
 import {
   type AuditChainHead,
   type AuditKey,
+  auditRecordOf,
   chainAuditRecord,
   GENESIS_HEAD,
   verifyAuditEntry,
 } from '../../tools/audit/audit-chain.ts';
-import {
-  filterRecords,
-  type ToolInvocationRecord,
-  type ToolInvocationStore,
-} from '../../tools/audit/tool-invocation-store.ts';
+import { filterRecords, type ToolInvocationStore } from '../../tools/audit/tool-invocation-store.ts';
 import { postgresTables } from './postgres-schema.ts';
 
 /** Options of `postgresAuditStore`. */
@@ -40,20 +37,6 @@ export interface PostgresAuditStore extends ToolInvocationStore {
   /** Re-checks every entry's `seq`, `prev` and hash (under the store's key). */
   verify(): Promise<AuditTableVerification>;
   close(): Promise<void>;
-}
-
-function recordOf(line: string): ToolInvocationRecord {
-  const {
-    seq: _seq,
-    prev: _prev,
-    hash: _hash,
-    ...record
-  } = JSON.parse(line) as ToolInvocationRecord & {
-    seq: number;
-    prev: string;
-    hash: string;
-  };
-  return record as ToolInvocationRecord;
 }
 
 /**
@@ -138,7 +121,7 @@ export function postgresAuditStore(options: PostgresAuditStoreOptions): Postgres
         });
       }
     },
-    list: async (query) => filterRecords((await lines()).map(recordOf), query),
+    list: async (query) => filterRecords((await lines()).map(auditRecordOf), query),
     verify: async () => {
       let current = GENESIS_HEAD;
       for (const line of await lines()) {

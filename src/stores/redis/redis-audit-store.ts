@@ -2,6 +2,7 @@ import { AuditLogError } from '../../core/index.ts';
 import {
   type AuditChainHead,
   type AuditKey,
+  auditRecordOf,
   chainAuditRecord,
   GENESIS_HEAD,
   verifyAuditEntry,
@@ -53,20 +54,6 @@ redis.call('HSET', KEYS[2], 'seq', ARGV[3], 'hash', ARGV[4])
 return 1
 `);
 
-function recordOf(line: string): ToolInvocationRecord {
-  const {
-    seq: _seq,
-    prev: _prev,
-    hash: _hash,
-    ...record
-  } = JSON.parse(line) as ToolInvocationRecord & {
-    seq: number;
-    prev: string;
-    hash: string;
-  };
-  return record as ToolInvocationRecord;
-}
-
 /**
  * The audit trail in a Redis stream, one HMAC chain for every process that writes it: an entry is
  * chained (`chainAuditRecord`) on the head it read and added by a script only if that head is still
@@ -112,7 +99,7 @@ export function redisAuditStore(options: RedisAuditStoreOptions): RedisAuditStor
       return run;
     },
     list: async (query) => {
-      const records = (await lines()).map(recordOf);
+      const records = (await lines()).map(auditRecordOf);
       return filterRecords(records, query);
     },
     verify: async () => {

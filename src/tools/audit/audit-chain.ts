@@ -69,6 +69,12 @@ export function chainAuditRecord(
   return { line, entry: JSON.parse(line) as AuditLogEntry, head: { seq, hash } };
 }
 
+/** The record an entry's line holds, without the chain's `seq`, `prev` and `hash`. */
+export function auditRecordOf(line: string): ToolInvocationRecord {
+  const { seq: _seq, prev: _prev, hash: _hash, ...record } = JSON.parse(line) as AuditLogEntry;
+  return record as ToolInvocationRecord;
+}
+
 function sameHex(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
