@@ -1,11 +1,13 @@
 export {
   type AuditChainHead,
+  type AuditChainVerification,
   type AuditKey,
   type AuditLogEntry,
   auditRecordOf,
   type ChainedAuditRecord,
   chainAuditRecord,
   GENESIS_HEAD,
+  verifyAuditChain,
   verifyAuditEntry,
 } from './audit/audit-chain.ts';
 export { type FileAuditStore, type FileAuditStoreOptions, fileAuditStore } from './audit/file-audit-store.ts';

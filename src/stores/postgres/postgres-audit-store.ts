@@ -2,11 +2,12 @@ import pg from 'pg';
 import { AuditLogError } from '../../core/index.ts';
 import {
   type AuditChainHead,
+  type AuditChainVerification,
   type AuditKey,
   auditRecordOf,
   chainAuditRecord,
   GENESIS_HEAD,
-  verifyAuditEntry,
+  verifyAuditChain,
 } from '../../tools/audit/audit-chain.ts';
 import { filterRecords, type ToolInvocationStore } from '../../tools/audit/tool-invocation-store.ts';
 import { postgresTables } from './postgres-schema.ts';
@@ -22,13 +23,7 @@ export type PostgresAuditStoreOptions = (
 };
 
 /** The result of `PostgresAuditStore.verify`. */
-export interface AuditTableVerification {
-  ok: boolean;
-  entries: number;
-  lastSeq: number;
-  lastHash: string;
-  reason?: string;
-}
+export type AuditTableVerification = AuditChainVerification;
 
 /** A `ToolInvocationStore` on a PostgreSQL table, with a check of its whole chain. */
 export interface PostgresAuditStore extends ToolInvocationStore {
@@ -122,22 +117,7 @@ export function postgresAuditStore(options: PostgresAuditStoreOptions): Postgres
       }
     },
     list: async (query) => filterRecords((await lines()).map(auditRecordOf), query),
-    verify: async () => {
-      let current = GENESIS_HEAD;
-      for (const line of await lines()) {
-        const checked = verifyAuditEntry(line, current, options.key);
-        if (!checked.ok)
-          return {
-            ok: false,
-            entries: current.seq,
-            lastSeq: current.seq,
-            lastHash: current.hash,
-            reason: checked.reason,
-          };
-        current = checked.head;
-      }
-      return { ok: true, entries: current.seq, lastSeq: current.seq, lastHash: current.hash };
-    },
+    verify: async () => verifyAuditChain(await lines(), options.key),
     migrate,
     close: async () => {
       if (!options.pool) await pool.end();

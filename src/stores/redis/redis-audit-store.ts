@@ -1,11 +1,12 @@
 import { AuditLogError } from '../../core/index.ts';
 import {
   type AuditChainHead,
+  type AuditChainVerification,
   type AuditKey,
   auditRecordOf,
   chainAuditRecord,
   GENESIS_HEAD,
-  verifyAuditEntry,
+  verifyAuditChain,
 } from '../../tools/audit/audit-chain.ts';
 import {
   filterRecords,
@@ -24,13 +25,7 @@ export type RedisAuditStoreOptions = RedisConnectionOptions & {
 };
 
 /** The result of `RedisAuditStore.verify` (as `verifyAuditLog` reports a file). */
-export interface AuditStreamVerification {
-  ok: boolean;
-  entries: number;
-  lastSeq: number;
-  lastHash: string;
-  reason?: string;
-}
+export type AuditStreamVerification = AuditChainVerification;
 
 /** A `ToolInvocationStore` on a Redis stream, with a check of its whole chain. */
 export interface RedisAuditStore extends ToolInvocationStore {
@@ -102,22 +97,7 @@ export function redisAuditStore(options: RedisAuditStoreOptions): RedisAuditStor
       const records = (await lines()).map(auditRecordOf);
       return filterRecords(records, query);
     },
-    verify: async () => {
-      let current = GENESIS_HEAD;
-      for (const line of await lines()) {
-        const checked = verifyAuditEntry(line, current, options.key);
-        if (!checked.ok)
-          return {
-            ok: false,
-            entries: current.seq,
-            lastSeq: current.seq,
-            lastHash: current.hash,
-            reason: checked.reason,
-          };
-        current = checked.head;
-      }
-      return { ok: true, entries: current.seq, lastSeq: current.seq, lastHash: current.hash };
-    },
+    verify: async () => verifyAuditChain(await lines(), options.key),
     close,
   };
 }

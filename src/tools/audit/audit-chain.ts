@@ -130,3 +130,33 @@ export function verifyAuditEntry(
   if (shape) return { ok: false, reason: shape };
   return { ok: true, entry: e as unknown as AuditLogEntry, head: { seq, hash: suffix[1] } };
 }
+
+/** The result of checking a whole chain held by a database store. */
+export interface AuditChainVerification {
+  /** Every entry is well-formed and chained on the one before. */
+  ok: boolean;
+  /** Verified entries before the first problem (all of them when `ok`). */
+  entries: number;
+  /** The `seq` of the last good entry (0 when none). */
+  lastSeq: number;
+  /** The `hash` of the last good entry. */
+  lastHash: string;
+  /** Why the first bad entry fails. */
+  reason?: string;
+}
+
+/**
+ * Checks entries in order from the start of a chain (`verifyAuditEntry` each), stopping at the first
+ * bad one; for stores that hold the lines (a database table, a Redis stream).
+ * @example const { ok, lastSeq, reason } = verifyAuditChain(lines, key);
+ */
+export function verifyAuditChain(lines: Iterable<string>, key?: AuditKey): AuditChainVerification {
+  let head = GENESIS_HEAD;
+  for (const line of lines) {
+    const checked = verifyAuditEntry(line, head, key);
+    if (!checked.ok)
+      return { ok: false, entries: head.seq, lastSeq: head.seq, lastHash: head.hash, reason: checked.reason };
+    head = checked.head;
+  }
+  return { ok: true, entries: head.seq, lastSeq: head.seq, lastHash: head.hash };
+}
