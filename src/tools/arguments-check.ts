@@ -1,12 +1,11 @@
 import type { ValidateFunction } from 'ajv';
-import { InvalidToolSchemaError } from '../core/index.ts';
+import { InvalidToolSchemaError, type StandardSchemaV1Result } from '../core/index.ts';
 import type { AnyAjv } from './ajv-instance.ts';
 import { ajvIssues } from './ajv-issues.ts';
 import { type ArgumentLimits, checkArgumentLimits } from './argument-limits.ts';
 import { findIdentityKey } from './identity-keys.ts';
 import { walkSchema } from './schema-walk.ts';
 import { standardIssues } from './standard-issues.ts';
-import type { StandardSchemaV1Result } from './standard-schema.ts';
 import type { AnyTool } from './tool.ts';
 import type { ToolIssue } from './tool-issue.ts';
 

@@ -1,8 +1,7 @@
-import { ForbiddenToolArgumentError } from '../core/index.ts';
+import { ForbiddenToolArgumentError, type InferSchemaOutput, type StandardSchemaV1 } from '../core/index.ts';
 import { findIdentityArgument } from './identity-names.ts';
 import { deriveInputSchema } from './input-json-schema.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
-import type { InferSchemaOutput, StandardSchemaV1 } from './standard-schema.ts';
 import { strictTool } from './strict-tool.ts';
 import type { Tool, ToolDefinition } from './tool.ts';
 import { assertToolName } from './tool-name.ts';

@@ -1,6 +1,5 @@
-import { InvalidToolSchemaError } from '../core/index.ts';
+import { InvalidToolSchemaError, isStandardSchema, type StandardSchemaV1 } from '../core/index.ts';
 import { isRecord, type JsonSchemaObject } from './json-schema.ts';
-import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.ts';
 import { validatorJsonSchema } from './validator-json-schema.ts';
 
 /** The JSON Schema of a tool's input and the Standard Schema validator behind it, if any. */

@@ -1,5 +1,5 @@
 import { pointerSegment } from './json-schema.ts';
-import type { StandardSchemaV1Issue } from './standard-schema.ts';
+import type { StandardSchemaV1Issue } from '../core/index.ts';
 import type { ToolIssue } from './tool-issue.ts';
 
 const MAX_ISSUES = 20;

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Actor } from '../security/index.ts';
 import type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
-import type { StandardSchemaV1 } from './standard-schema.ts';
+import type { StandardSchemaV1 } from '../core/index.ts';
 import type { ToolOrigin } from './tool-name.ts';
 
 /** What `execute` receives besides the arguments. */

@@ -1,6 +1,6 @@
 import { defineTool } from './define-tool.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
-import type { InferSchemaOutput, StandardSchemaV1 } from './standard-schema.ts';
+import type { InferSchemaOutput, StandardSchemaV1 } from '../core/index.ts';
 import type { AnyTool, ToolContext, ToolDefinition, ToolExecuteResult } from './tool.ts';
 
 /** What `@tool(...)` takes: a tool definition without `execute` (the method) and with an optional name. */

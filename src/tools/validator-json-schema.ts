@@ -1,6 +1,6 @@
 import { toJSONSchema } from 'zod';
 import { isRecord } from './json-schema.ts';
-import type { StandardSchemaV1 } from './standard-schema.ts';
+import type { StandardSchemaV1 } from '../core/index.ts';
 
 /**
  * The JSON Schema of a Standard Schema validator, or `undefined` when it offers none: zod 4
