@@ -10,6 +10,7 @@ import {
   verifyAuditChain,
 } from '../../tools/audit/audit-chain.ts';
 import { filterRecords, type ToolInvocationStore } from '../../tools/audit/tool-invocation-store.ts';
+import { pgTransaction } from './pg-transaction.ts';
 import { postgresTables } from './postgres-schema.ts';
 
 /** Options of `postgresAuditStore`. */
@@ -46,28 +47,12 @@ export function postgresAuditStore(options: PostgresAuditStoreOptions): Postgres
   if (!options.pool) pool.on('error', () => undefined);
   let ready: Promise<void> | undefined;
 
-  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    const ignore = () => undefined;
-    client.on('error', ignore);
-    try {
-      await client.query('BEGIN');
+  // Every write takes the table's advisory lock: one appender at a time, so the chain cannot fork.
+  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    pgTransaction(pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
-      const result = await work(client);
-      await client.query('COMMIT');
-      client.off('error', ignore);
-      client.release();
-      return result;
-    } catch (error) {
-      const broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (rollbackError: unknown) => rollbackError,
-      );
-      client.off('error', ignore);
-      client.release(broken instanceof Error ? broken : undefined);
-      throw error;
-    }
-  }
+      return work(client);
+    });
 
   const migrate = () =>
     transaction(async (client) => {

@@ -5,6 +5,7 @@ import { planAppend, type SessionHead } from '../../sessions/plan-append.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
 import { headSnapshot } from '../../sessions/session-snapshot.ts';
 import type { Session, SessionStore } from '../../sessions/session-store.ts';
+import { pgTransaction } from './pg-transaction.ts';
 import { postgresSchema, postgresTables } from './postgres-schema.ts';
 
 /** Options of `postgresSessionStore`. */
@@ -66,29 +67,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
     }
   }
 
-  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    // A checked-out client whose connection dies emits 'error'; the failing query reports it.
-    const ignore = () => undefined;
-    client.on('error', ignore);
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      client.off('error', ignore);
-      client.release();
-      return result;
-    } catch (error) {
-      const broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (rollbackError: unknown) => rollbackError,
-      );
-      // A client whose connection failed is destroyed rather than returned to the pool.
-      client.off('error', ignore);
-      client.release(broken instanceof Error ? broken : undefined);
-      throw error;
-    }
-  }
+  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    pgTransaction(pool, work);
 
   const migrate = () =>
     transaction(async (client) => {
