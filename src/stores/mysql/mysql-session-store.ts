@@ -1,10 +1,10 @@
 import { createPool, type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
-import { SessionConflictError, SessionStoreError } from '../../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
 import { planAppend, type SessionHead } from '../../sessions/plan-append.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
 import { headSnapshot } from '../../sessions/session-snapshot.ts';
 import type { SessionStore } from '../../sessions/session-store.ts';
+import { storeOperation } from '../../sessions/store-operation.ts';
 import { mysqlSchema, mysqlTables } from './mysql-schema.ts';
 
 /** Options of `mysqlSessionStore`. */
@@ -55,14 +55,8 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
     options.pool ?? createPool({ uri: options.uri, supportBigNumbers: true, bigNumberStrings: true });
   let ready: Promise<void> | undefined;
 
-  async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (SessionConflictError.is(error)) throw error;
-      throw new SessionStoreError('mysql', operation, { cause: error });
-    }
-  }
+  const guarded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
+    storeOperation('mysql', operation, work);
 
   async function transaction<T>(
     work: (connection: PoolConnection) => Promise<T>,

@@ -1,10 +1,10 @@
 import pg from 'pg';
-import { SessionConflictError, SessionStoreError } from '../../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
 import { planAppend, type SessionHead } from '../../sessions/plan-append.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
 import { headSnapshot } from '../../sessions/session-snapshot.ts';
 import type { Session, SessionStore } from '../../sessions/session-store.ts';
+import { storeOperation } from '../../sessions/store-operation.ts';
 import { pgTransaction } from './pg-transaction.ts';
 import { postgresSchema, postgresTables } from './postgres-schema.ts';
 
@@ -58,14 +58,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
   if (!options.pool) pool.on('error', () => undefined);
   let ready: Promise<void> | undefined;
 
-  async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (SessionConflictError.is(error)) throw error;
-      throw new SessionStoreError('postgres', operation, { cause: error });
-    }
-  }
+  const guarded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
+    storeOperation('postgres', operation, work);
 
   const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
     pgTransaction(pool, work);

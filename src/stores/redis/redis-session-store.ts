@@ -5,6 +5,7 @@ import { decodeMessage } from '../../sessions/message-codec.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
 import { sessionSnapshot } from '../../sessions/session-snapshot.ts';
 import type { Session, SessionStore } from '../../sessions/session-store.ts';
+import { storeOperation } from '../../sessions/store-operation.ts';
 import { parseTagged, stringifyTagged } from '../../sessions/tagged-json.ts';
 import { redisConnection, type RedisConnectionOptions } from './redis-connection.ts';
 import { appendScript, pruneScript } from './redis-session-scripts.ts';
@@ -50,14 +51,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
     return [`${base}:head`, `${base}:messages`, `${base}:metadata`, `${prefix}index`];
   };
 
-  async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (SessionConflictError.is(error)) throw error;
-      throw new SessionStoreError('redis', operation, { cause: error });
-    }
-  }
+  const guarded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
+    storeOperation('redis', operation, work);
 
   const read = async (id: string): Promise<Session | null> => {
     const [head, list, meta] = keys(id);
