@@ -4,7 +4,8 @@ export type Role = 'system' | 'user' | 'assistant' | 'tool';
 /**
  * One part of a multi-part message. Images come as a `url` (a string or `URL`; `data:` URLs are
  * read as inline bytes) or as `data` (base64 text or the bytes themselves); files as `data`.
- * `mediaType` is sniffed from image bytes when absent.
+ * `mediaType` is sniffed from image bytes when absent. Audio is a `file` part with an `audio/*`
+ * media type (a tool result's audio, for a provider that accepts it).
  */
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }

@@ -6,6 +6,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Actor } from '../security/index.ts';
+import { contentSummary } from '../tools/content-summary.ts';
 import type { JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
 import { actorOf } from './served-actor.ts';
 
@@ -51,7 +52,10 @@ function progressFields(
 }
 
 function toResult(outcome: ToolOutcome): CallToolResult {
-  return { content: [{ type: 'text', text: outcome.content }], isError: outcome.status !== 'ok' };
+  return {
+    content: [{ type: 'text', text: contentSummary(outcome.content) }],
+    isError: outcome.status !== 'ok',
+  };
 }
 
 /**
