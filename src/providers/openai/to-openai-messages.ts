@@ -20,6 +20,18 @@ export interface OpenAIToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /** What the same provider sent with the call (Gemini's thought signature), sent back as it came. */
+  extra_content?: Record<string, unknown>;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The `extra_content` of each call of a message, when `provider` itself streamed that message. */
+function extraContentOf(message: Message, provider: string | undefined): Record<string, unknown> {
+  const kept = message.metadata?.extraContent;
+  if (!isRecord(kept) || kept.provider !== provider || !isRecord(kept.toolCalls)) return {};
+  return kept.toolCalls;
 }
 
 const AUDIO_FORMATS: Readonly<Record<string, 'wav' | 'mp3'>> = {
@@ -75,9 +87,13 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
  * `content: null` when the assistant said nothing); a tool message answers its `tool_call_id`.
  * System, assistant and tool content is sent as text (a tool message's `isError` has no field on
  * this wire: the content says what failed). Tool names go through `toolNames` (names the wire
- * refuses are encoded).
+ * refuses are encoded); a call's `extra_content` goes back to the `provider` that sent it.
  */
-export function toOpenAIMessage(message: Message, toolNames?: ToolNameCodec): OpenAIMessage {
+export function toOpenAIMessage(
+  message: Message,
+  toolNames?: ToolNameCodec,
+  provider?: string,
+): OpenAIMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: textOf(message.content) };
@@ -91,19 +107,24 @@ export function toOpenAIMessage(message: Message, toolNames?: ToolNameCodec): Op
       const text = textOf(message.content);
       const calls = message.toolCalls;
       if (!calls || calls.length === 0) return { role: 'assistant', content: text };
+      const extra = extraContentOf(message, provider);
       return {
         role: 'assistant',
         content: text === '' ? null : text,
-        tool_calls: calls.map((call) => ({
-          id: call.id,
-          type: 'function',
-          function: {
-            name: toolNames ? toolNames.encode(call.name) : call.name,
-            // A broken call goes back as `{}`: servers may refuse invalid JSON here, and the tool
-            // message that answers it says what was wrong.
-            arguments: JSON.stringify(call.arguments),
-          },
-        })),
+        tool_calls: calls.map((call): OpenAIToolCall => {
+          const extraContent = Object.hasOwn(extra, call.id) ? extra[call.id] : undefined;
+          return {
+            id: call.id,
+            type: 'function',
+            function: {
+              name: toolNames ? toolNames.encode(call.name) : call.name,
+              // A broken call goes back as `{}`: servers may refuse invalid JSON here, and the tool
+              // message that answers it says what was wrong.
+              arguments: JSON.stringify(call.arguments),
+            },
+            ...(isRecord(extraContent) ? { extra_content: extraContent } : {}),
+          };
+        }),
       };
     }
     case 'tool':
