@@ -1,4 +1,4 @@
-import { type Message, RxAgentError, textOf } from '../../core/index.ts';
+import { type Message, InvalidRequestError, textOf } from '../../core/index.ts';
 import type { ToolNameCodec } from '../shared/index.ts';
 import { geminiMetadataOf } from './gemini-metadata.ts';
 import type { GeminiContent, GeminiPart } from './gemini-wire.ts';
@@ -60,9 +60,9 @@ function modelParts(message: Message, calls: Map<string, CallInfo>, toolNames?: 
 function functionResponse(message: Message, calls: Map<string, CallInfo>): GeminiPart {
   const call = message.toolCallId === undefined ? undefined : calls.get(message.toolCallId);
   if (call === undefined) {
-    throw new RxAgentError(
+    throw new InvalidRequestError(
       `gemini: tool message ${message.toolCallId ?? '(no toolCallId)'} answers no tool call of an earlier assistant message; Gemini needs the tool's name`,
-      'invalid_request',
+      { provider: 'gemini', option: 'messages' },
     );
   }
   return {

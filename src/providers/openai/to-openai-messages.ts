@@ -1,4 +1,4 @@
-import { type ContentPart, type Message, textOf } from '../../core/index.ts';
+import { type ContentPart, InvalidRequestError, type Message, textOf } from '../../core/index.ts';
 import { base64Of, type ToolNameCodec, urlOf } from '../shared/index.ts';
 
 /** One message in OpenAI's Chat Completions format. */
@@ -78,7 +78,12 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
     }
     default:
       part satisfies never;
-      throw new TypeError(`Unknown content part ${JSON.stringify(part)}`);
+      throw new InvalidRequestError(
+        `Unknown content part type ${JSON.stringify((part as { type?: unknown }).type)}`,
+        {
+          option: 'messages',
+        },
+      );
   }
 }
 
@@ -131,6 +136,6 @@ export function toOpenAIMessage(
       return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: textOf(message.content) };
     default:
       message.role satisfies never;
-      throw new TypeError(`Unknown message role ${String(message.role)}`);
+      throw new InvalidRequestError(`Unknown message role ${String(message.role)}`, { option: 'messages' });
   }
 }

@@ -70,7 +70,7 @@ describe('buildConverseRequest', () => {
     ];
     for (const m of cases) {
       expect(() => buildConverseRequest({ messages: [m] })).toThrow(
-        expect.objectContaining({ code: 'unsupported_content' }),
+        expect.objectContaining({ code: 'invalid_request', name: 'InvalidRequestError' }),
       );
     }
   });
