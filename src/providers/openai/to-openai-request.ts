@@ -2,6 +2,7 @@ import type { ChatRequest, ResponseFormat, ToolChoice } from '../../core/index.t
 import { user } from '../../core/index.ts';
 import { requestToolNames, responseJsonSchema, type ToolNameCodec } from '../shared/index.ts';
 import { openAIResponseFormat } from './openai-response-format.ts';
+import { toOpenAIConversation } from './to-openai-conversation.ts';
 import { type OpenAIMessage, toOpenAIMessage } from './to-openai-messages.ts';
 
 /** How the request body is shaped for one server. */
@@ -104,9 +105,7 @@ export function toOpenAIRequest(
     messages.push({ role: 'system', content: request.system });
   }
   if (typeof request.messages === 'string') messages.push(toOpenAIMessage(user(request.messages)));
-  else
-    for (const message of request.messages)
-      messages.push(toOpenAIMessage(message, toolNames, options.provider ?? 'openai'));
+  else messages.push(...toOpenAIConversation(request.messages, toolNames, options.provider ?? 'openai'));
 
   if (request.responseFormat !== undefined) askForJson(messages, request.responseFormat, options.provider);
   const tools = request.tools ?? [];
