@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Agent } from '../../src/agent/index.ts';
 import {
   assistant,
   type ChatRequest,
@@ -11,7 +12,11 @@ import { toAnthropicRequest } from '../../src/providers/anthropic/to-anthropic-r
 import { buildConverseRequest } from '../../src/providers/bedrock/bedrock-request.ts';
 import { toGeminiRequest } from '../../src/providers/gemini/to-gemini-request.ts';
 import { buildOllamaRequest } from '../../src/providers/ollama/ollama-request.ts';
+import { openai } from '../../src/providers/openai/index.ts';
 import { toOpenAIRequest } from '../../src/providers/openai/to-openai-request.ts';
+import { defineTool } from '../../src/tools/index.ts';
+import { readFixtures } from '../support/read-fixtures.ts';
+import { useTranscriptServer } from '../support/use-transcript-server.ts';
 
 // A real 1×1 PNG (its signature lets the media type be sniffed), as a tool returns it.
 const PNG_BASE64 =
@@ -135,5 +140,45 @@ describe('tool results with media, per provider', () => {
       () => toGeminiRequest(request([{ type: 'image', url: 'https://example.com/a.png' }])),
     ];
     for (const attempt of build) expect(attempt).toThrow(InvalidRequestError);
+  });
+});
+
+const openaiFixture = readFixtures(new URL('./openai/', import.meta.url).href);
+
+describe('a tool image through an agent and a real HTTP provider', () => {
+  const servers = useTranscriptServer();
+
+  it('reaches the OpenAI server as an image part after the tool message, never as JSON', async () => {
+    const server = await servers.start([
+      { chunks: [openaiFixture('tool-call.sse')] },
+      { chunks: [openaiFixture('text.sse')] },
+    ]);
+    const getWeather = defineTool({
+      name: 'get_weather',
+      description: 'Weather map.',
+      input: { type: 'object', properties: { city: { type: 'string' } } },
+      execute: () => PNG,
+      toModelContent: (png) => [
+        { type: 'text', text: 'Radar map:' },
+        { type: 'image', data: png, mediaType: 'image/png' },
+      ],
+    });
+    const model = openai('gpt-4o', { baseURL: server.url, apiKey: 'k', retry: false });
+    await new Agent({ model, tools: [getWeather] }).chat('Weather?');
+    const sent = server.requests[1]?.json as { messages: { role: string; content: unknown }[] };
+    expect(sent.messages.slice(-2)).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'call_1',
+        content: 'Radar map:\n[media of this result follows in the next user message]',
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Media returned by tool call call_1:' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+        ],
+      },
+    ]);
   });
 });
