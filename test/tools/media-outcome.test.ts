@@ -14,6 +14,7 @@ import {
 } from '../../src/tools/index.ts';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+const PNG_BASE64 = Buffer.from(PNG).toString('base64');
 
 const chart = defineTool({
   name: 'chart',
@@ -29,15 +30,18 @@ const chart = defineTool({
 const call = { id: 'c1', name: 'chart', arguments: {} };
 
 describe('tool outcomes with media', () => {
-  it('keeps the parts of toModelContent as the content, text filtered and media untouched', async () => {
+  it('keeps the parts of toModelContent as the content, text filtered, media bytes as base64', async () => {
     const policy = new SecurityPolicy({ contentFilter: (text) => text.replaceAll(/sk-\w+/g, '[key]') });
     const outcome = await new ToolRegistry({ policy }).register(chart).invoke(call);
     expect(outcome.status).toBe('ok');
-    expect(outcome.content).toEqual([
+    const expected = [
       { type: 'text', text: 'sales, key [key]' },
-      { type: 'image', data: PNG, mediaType: 'image/png' },
+      { type: 'image', data: PNG_BASE64, mediaType: 'image/png' },
       { type: 'file', data: 'UklGRg==', mediaType: 'audio/wav', filename: 'beep.wav' },
-    ]);
+    ];
+    expect(outcome.content).toEqual(expected);
+    // An outcome travels as JSON (SSE, event logs, queues) and comes back the same.
+    expect(JSON.parse(JSON.stringify(outcome)).content).toEqual(expected);
   });
 
   it('caps the text parts at maxResultBytes and keeps the media whole', async () => {
@@ -57,7 +61,7 @@ describe('tool outcomes with media', () => {
     expect(outcome.truncated).toBe(true);
     const [text, image] = outcome.content as ContentPart[];
     expect(text?.type === 'text' && Buffer.byteLength(text.text)).toBeLessThanOrEqual(100);
-    expect(image).toEqual({ type: 'image', data: PNG, mediaType: 'image/png' });
+    expect(image).toEqual({ type: 'image', data: PNG_BASE64, mediaType: 'image/png' });
   });
 
   it('audits a summary of the media, never the bytes', async () => {
@@ -90,7 +94,11 @@ describe('tool outcomes with media', () => {
     const toolMessage = (model.requests[1]?.messages as readonly { role: string }[]).at(-1);
     expect(toolMessage).toMatchObject({
       role: 'tool',
-      content: [{ type: 'text' }, { type: 'image', data: PNG }, { type: 'file', mediaType: 'audio/wav' }],
+      content: [
+        { type: 'text' },
+        { type: 'image', data: PNG_BASE64 },
+        { type: 'file', mediaType: 'audio/wav' },
+      ],
     });
   });
 

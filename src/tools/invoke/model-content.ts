@@ -1,3 +1,4 @@
+import { base64Of } from '../../core/base64.ts';
 import type { ContentPart } from '../../core/index.ts';
 import { oneLine } from '../one-line.ts';
 import type { AnyTool } from '../tool.ts';
@@ -19,8 +20,8 @@ export function resultText(result: unknown): string {
 }
 
 /**
- * What the model sees of a result: the tool's `toModelContent` (a string, or parts with media),
- * else `resultText`. Throws when neither gives content the model can be sent.
+ * What the model sees of a result: the tool's `toModelContent` (a string, or parts with media,
+ * their bytes as base64 text), else `resultText`. Throws when neither gives content the model can be sent.
  */
 export function resultContent(tool: AnyTool, result: unknown): string | readonly ContentPart[] {
   if (!tool.toModelContent) return resultText(result);
@@ -30,7 +31,17 @@ export function resultContent(tool: AnyTool, result: unknown): string | readonly
   for (const part of content as unknown[])
     if (typeof part !== 'object' || part === null || !PART_TYPES.has((part as { type?: unknown }).type))
       throw new TypeError('toModelContent returned a part that is not text, image or file');
-  return Object.freeze([...(content as ContentPart[])]);
+  return Object.freeze((content as ContentPart[]).map(asJsonPart));
+}
+
+/**
+ * Bytes become base64 text: an outcome travels as JSON (SSE to a browser, a run's event log, a
+ * queue), where a `Uint8Array` would turn into an object of numbered keys.
+ */
+function asJsonPart(part: ContentPart): ContentPart {
+  return part.type !== 'text' && part.data instanceof Uint8Array
+    ? { ...part, data: base64Of(part.data) }
+    : part;
 }
 
 /** The short JSON text the model sees for an unsuccessful outcome. */
