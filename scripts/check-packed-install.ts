@@ -22,7 +22,7 @@ const optionalPeers = Object.keys(manifest.peerDependenciesMeta ?? {});
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
 
-/** What `npm install rxagent` may bring for an OpenAI-only user: the package, its five runtime
+/** What `npm install rxagent` may bring for an OpenAI-only user: the package, its runtime
  * dependencies (rxjs as the one required peer) and what ajv needs. */
 const OPENAI_ONLY = new Set([
   'rxagent',
@@ -36,6 +36,8 @@ const OPENAI_ONLY = new Set([
   'fast-uri',
   'json-schema-traverse',
   'require-from-string',
+  // RE2 in pure JavaScript: tool schemas' patterns run in linear time.
+  're2js',
 ]);
 
 /** The packages under `node_modules` (scoped ones by full name) and their bytes on disk. */

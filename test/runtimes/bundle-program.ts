@@ -24,3 +24,20 @@ export async function bundleProgram(kind: EntryKind): Promise<string> {
   if (!file) throw new Error('esbuild wrote nothing');
   return file.text;
 }
+
+/**
+ * Bundles `import * as m from '<specifier>'` for the browser: it fails when anything the entry
+ * loads imports a `node:` module (esbuild cannot resolve them for platform browser).
+ */
+export async function bundleForBrowser(specifier: string): Promise<number> {
+  const result = await build({
+    stdin: { contents: `import * as m from '${specifier}'; console.log(m);`, resolveDir: here, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['rxagent-source'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.contents.length ?? 0;
+}

@@ -3,7 +3,7 @@
  * `openaiCompatible` with one zod tool, against the scripted server at `baseURL`. It returns what
  * it saw, so each runtime's test asserts the same facts.
  */
-import { Agent, defineTool, memoryAuditStore, ToolRegistry } from 'rxagent';
+import { Agent, defineTool, fileSessionStore, memoryAuditStore, ToolRegistry } from 'rxagent';
 import { openaiCompatible } from 'rxagent/openai';
 import { lastValueFrom, toArray } from 'rxjs';
 import { z } from 'zod';
@@ -14,6 +14,8 @@ export interface ProgramReport {
   readonly toolResult: unknown;
   readonly auditValid: boolean;
   readonly auditEntries: number;
+  /** What using a Node-only piece (a file session store) gives: `ran`, or the error's name. */
+  readonly nodeOnly: string;
 }
 
 export async function runProgram(baseURL: string): Promise<ProgramReport> {
@@ -30,11 +32,18 @@ export async function runProgram(baseURL: string): Promise<ProgramReport> {
   const events = await lastValueFrom(agent.run('What is 2 + 3?').pipe(toArray()));
   const done = events.find((event) => event.type === 'agent-completed');
   const check = await audit.verify();
+  const nodeOnly = await fileSessionStore({ dir: '/nonexistent/rxagent-runtime-probe' })
+    .get('s-1')
+    .then(
+      () => 'ran',
+      (error: unknown) => (error instanceof Error ? error.name : String(error)),
+    );
   return {
     text: done?.type === 'agent-completed' ? done.result.text : '',
     events: [...new Set(events.map((event) => event.type))],
     toolResult,
     auditValid: check.ok,
     auditEntries: check.entries,
+    nodeOnly,
   };
 }
