@@ -1,7 +1,7 @@
 // Cost of validating one typical tool call (5 fields) with the validator compiled once at registration.
 // Run: node bench/tool-validation.ts
 import * as z from 'zod';
-import { createAjv } from '../src/tools/ajv-instance.ts';
+import { ajvEngine } from '../src/tools/ajv-engine.ts';
 import { compileArgumentsCheck } from '../src/tools/arguments-check.ts';
 import { defineTool } from '../src/tools/define-tool.ts';
 import { identityNameSet } from '../src/tools/identity-names.ts';
@@ -42,7 +42,7 @@ const jsonTool = defineTool({
 
 function measure(label: string, tool: AnyTool): number {
   const limits = { maxArgBytes: 10_240, maxDepth: 16, maxTotalBytes: 102_400 };
-  const validator = compileArgumentsCheck(tool, createAjv(tool.dialect, {}), limits, identityNameSet());
+  const validator = compileArgumentsCheck(tool, ajvEngine(tool.dialect, {}), limits, identityNameSet());
   const once = validator.check(args);
   if (once instanceof Promise || !once.ok) throw new Error(`${label}: the typical call does not validate`);
   const iterations = 200_000;

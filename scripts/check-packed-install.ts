@@ -7,6 +7,7 @@
  *   npm run check:packed
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +15,60 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
   exports: Record<string, unknown>;
+  engines: { node: string };
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 };
 const optionalPeers = Object.keys(manifest.peerDependenciesMeta ?? {});
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+
+/** What `npm install rxagent` may bring for an OpenAI-only user: the package, its runtime
+ * dependencies (rxjs as the one required peer) and what ajv needs. */
+const OPENAI_ONLY = new Set([
+  'rxagent',
+  'rxjs',
+  'tslib',
+  'eventsource-parser',
+  'ky',
+  'zod',
+  'ajv',
+  'fast-deep-equal',
+  'fast-uri',
+  'json-schema-traverse',
+  'require-from-string',
+  // RE2 in pure JavaScript: tool schemas' patterns run in linear time.
+  're2js',
+]);
+
+/** The packages under `node_modules` (scoped ones by full name) and their bytes on disk. */
+function installFootprint(modules: string): { packages: string[]; bytes: number } {
+  const packages = readdirSync(modules)
+    .filter((name) => !name.startsWith('.'))
+    .flatMap((name) =>
+      name.startsWith('@') ? readdirSync(join(modules, name)).map((n) => `${name}/${n}`) : [name],
+    )
+    .sort();
+  const bytes = Number(execFileSync('du', ['-sb', modules], { encoding: 'utf8' }).split('\t')[0]);
+  return { packages, bytes };
+}
+
+/** Streams from rxagent/openai against a one-shot local server speaking OpenAI's SSE. */
+const STREAM_PROGRAM = `
+  import { createServer } from 'node:http';
+  import { openai } from 'rxagent/openai';
+  const frame = (delta, finish = null) => 'data: ' + JSON.stringify({ id: 'c', object: 'chat.completion.chunk',
+    created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] }) + '\\n\\n';
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(frame({ role: 'assistant', content: 'Hello' }) + frame({ content: ' from Node' }) + frame({}, 'stop') + 'data: [DONE]\\n\\n');
+  }).listen(0, '127.0.0.1', async () => {
+    const baseURL = 'http://127.0.0.1:' + server.address().port + '/v1';
+    const reply = await openai('gpt-4o-mini', { apiKey: 'sk-test', baseURL }).complete({ messages: 'Hi' });
+    console.log(reply.text);
+    server.close();
+  });
+`;
 
 const work = await mkdtemp(join(tmpdir(), 'rxagent-packed-'));
 try {
@@ -42,6 +92,13 @@ try {
     JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
   );
   npm(['install', '--prefer-offline', join(work, packed.filename)], project);
+  const footprint = installFootprint(join(project, 'node_modules'));
+  const unexpected = footprint.packages.filter((name) => !OPENAI_ONLY.has(name));
+  if (unexpected.length > 0) throw new Error(`an OpenAI-only install pulls more: ${unexpected.join(', ')}`);
+  console.log(
+    `npm install rxagent: ${footprint.packages.length} packages (${footprint.packages.join(', ')}), ` +
+      `${(footprint.bytes / 1e6).toFixed(1)} MB on disk`,
+  );
 
   const subpaths = Object.keys(manifest.exports).filter((key) => key !== './package.json');
   const probe = `
@@ -73,6 +130,28 @@ try {
   await writeFile(join(project, 'probe.mjs'), probe);
   const report = execFileSync(process.execPath, ['probe.mjs'], { cwd: project, encoding: 'utf8' });
   process.stdout.write(report);
+
+  // The oldest Node that `engines` claims, from the npm registry's own Node binary package:
+  // every subpath imports there too, and an OpenAI stream runs end to end.
+  const oldest = /^>=(\d+\.\d+)(\.\d+)?$/.exec(manifest.engines.node);
+  if (!oldest) throw new Error(`engines.node is not ">=x.y": ${manifest.engines.node}`);
+  const version = `${oldest[1]}${oldest[2] ?? '.0'}`;
+  const oldNode = join(work, 'oldest-node');
+  await mkdir(oldNode);
+  npm(
+    ['install', '--prefix', oldNode, '--no-save', `node-${process.platform}-${process.arch}@${version}`],
+    oldNode,
+  );
+  const oldNodeBin = join(oldNode, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+  await writeFile(join(project, 'stream.mjs'), STREAM_PROGRAM);
+  const oldReport = execFileSync(oldNodeBin, ['probe.mjs'], { cwd: project, encoding: 'utf8' });
+  const streamed = execFileSync(oldNodeBin, ['stream.mjs'], { cwd: project, encoding: 'utf8' });
+  if (oldReport !== report || streamed.trim() !== 'Hello from Node') {
+    throw new Error(`on Node ${version}: ${oldReport}\n${streamed}`);
+  }
+  console.log(
+    `on Node ${version} (engines ${manifest.engines.node}): every subpath imports, an OpenAI stream runs`,
+  );
 
   // A strict TypeScript consumer (no skipLibCheck) sees the types of every subpath that imports
   // without an optional peer: none of them may reach an uninstalled package's types.

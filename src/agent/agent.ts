@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { defer, firstValueFrom, lastValueFrom, type Observable } from 'rxjs';
 import { type Message, RxAgentError, user } from '../core/index.ts';
 import { ToolRegistry, type ToolOutcome } from '../tools/index.ts';
@@ -96,7 +95,7 @@ export class Agent {
     const approver = options.approve ?? this.options.approve;
     const { actor, signal } = options;
     return this.tools.invoke(
-      { id: `call_${randomUUID()}`, name, arguments: args },
+      { id: `call_${globalThis.crypto.randomUUID()}`, name, arguments: args },
       {
         ...(actor ? { actor } : {}),
         ...(signal ? { signal } : {}),

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { ChatModel, ChatRequest } from '../core/index.ts';
+import { sha256Hex } from '../core/web-crypto.ts';
 import { stableJson } from './stable-json.ts';
 
 /**
@@ -11,8 +11,8 @@ export function isCacheable(request: ChatRequest): boolean {
   return typeof request.messages === 'string' || !request.messages.some((message) => message.role === 'tool');
 }
 
-/** The cache key of a turn: a SHA-256 of the model and the request with keys sorted. */
-export function responseCacheKey(model: ChatModel, request: ChatRequest): string {
+/** The cache key of a turn: a SHA-256 (Web Crypto) of the model and the request with keys sorted. */
+export function responseCacheKey(model: ChatModel, request: ChatRequest): Promise<string> {
   const normalized = {
     provider: model.provider,
     model: model.modelId,
@@ -20,5 +20,5 @@ export function responseCacheKey(model: ChatModel, request: ChatRequest): string
     messages:
       typeof request.messages === 'string' ? [{ role: 'user', content: request.messages }] : request.messages,
   };
-  return createHash('sha256').update(stableJson(normalized)).digest('hex');
+  return sha256Hex(stableJson(normalized));
 }

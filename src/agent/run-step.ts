@@ -1,4 +1,4 @@
-import { concat, defer, filter, map, type Observable, of, tap, throwError } from 'rxjs';
+import { concat, defer, filter, map, type Observable, of, switchMap, tap, throwError } from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
@@ -63,8 +63,10 @@ function turnEvents(env: StepEnv, state: RunState, request: ChatRequest): Observ
     env.logger?.warn({ step: restarted.step, err: restarted.error }, 'step restarted'),
   );
   if (!env.cache || !isCacheable(request)) return restartable;
-  const key = responseCacheKey(env.model, request);
-  return cachedTurn(env.cache.store, key, restartable, { ttlMs: env.cache.ttlMs, logger: env.logger });
+  const cache = env.cache;
+  return defer(() => responseCacheKey(env.model, request)).pipe(
+    switchMap((key) => cachedTurn(cache.store, key, restartable, { ttlMs: cache.ttlMs, logger: env.logger })),
+  );
 }
 
 /** After the turn: run its tools (budgets permitting) and say whether another step follows. */

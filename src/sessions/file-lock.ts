@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { nodeBuiltin } from '../core/node-builtin.ts';
+
+const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileSessionStore');
+const nodeOs = () => nodeBuiltin('node:os', 'fileSessionStore');
 
 /** Options of `withFileLock`. */
 export interface FileLockOptions {
@@ -17,7 +18,7 @@ interface Holder {
 
 function holderAlive(holder: Holder): boolean {
   // Another machine's process cannot be probed; its lock only goes stale by age.
-  if (holder.host !== hostname()) return true;
+  if (holder.host !== nodeOs().hostname()) return true;
   try {
     process.kill(holder.pid, 0);
     return true;
@@ -28,7 +29,7 @@ function holderAlive(holder: Holder): boolean {
 
 async function readHolder(path: string): Promise<{ holder: Holder; ageMs: number; token: string } | null> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const [text, info] = await Promise.all([nodeFsp().readFile(path, 'utf8'), nodeFsp().stat(path)]);
     const [host = '', pid = '0', token = ''] = text.split('\n');
     return { holder: { host, pid: Number(pid) }, ageMs: Date.now() - info.mtimeMs, token };
   } catch (error) {
@@ -39,7 +40,7 @@ async function readHolder(path: string): Promise<{ holder: Holder; ageMs: number
 
 async function create(path: string, content: string): Promise<boolean> {
   try {
-    const handle = await open(path, 'wx', 0o600);
+    const handle = await nodeFsp().open(path, 'wx', 0o600);
     await handle.writeFile(content);
     await handle.close();
     return true;
@@ -58,17 +59,17 @@ async function breakStale(path: string, options: FileLockOptions): Promise<void>
   const seen = await readHolder(path);
   if (!seen || (holderAlive(seen.holder) && seen.ageMs < options.staleMs)) return;
   const breaker = `${path}.break`;
-  if (!(await create(breaker, `${hostname()}\n${process.pid}\n`))) {
+  if (!(await create(breaker, `${nodeOs().hostname()}\n${process.pid}\n`))) {
     const other = await readHolder(breaker);
     // A breaker left by a process that died in this few-line window goes stale by age.
-    if (other && other.ageMs > options.staleMs) await unlink(breaker).catch(() => undefined);
+    if (other && other.ageMs > options.staleMs) await nodeFsp().unlink(breaker).catch(() => undefined);
     return;
   }
   try {
     const again = await readHolder(path);
-    if (again && again.token === seen.token) await unlink(path).catch(() => undefined);
+    if (again && again.token === seen.token) await nodeFsp().unlink(path).catch(() => undefined);
   } finally {
-    await unlink(breaker).catch(() => undefined);
+    await nodeFsp().unlink(breaker).catch(() => undefined);
   }
 }
 
@@ -83,9 +84,9 @@ export async function withFileLock<T>(
   options: FileLockOptions,
   work: () => Promise<T>,
 ): Promise<T> {
-  const token = randomUUID();
+  const token = globalThis.crypto.randomUUID();
   const deadline = Date.now() + options.timeoutMs;
-  for (let attempt = 0; !(await create(path, `${hostname()}\n${process.pid}\n${token}\n`)); attempt += 1) {
+  for (let attempt = 0; !(await create(path, `${nodeOs().hostname()}\n${process.pid}\n${token}\n`)); attempt += 1) {
     if (Date.now() > deadline)
       throw new Error(`timed out after ${options.timeoutMs} ms waiting for the lock ${path}`);
     await breakStale(path, options);
@@ -95,6 +96,6 @@ export async function withFileLock<T>(
     return await work();
   } finally {
     const mine = await readHolder(path).catch(() => null);
-    if (mine?.token === token) await unlink(path).catch(() => undefined);
+    if (mine?.token === token) await nodeFsp().unlink(path).catch(() => undefined);
   }
 }

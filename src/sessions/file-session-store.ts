@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { nodeBuiltin } from '../core/node-builtin.ts';
 import { SessionConflictError, SessionStoreError } from '../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from './append-request.ts';
 import { withFileLock } from './file-lock.ts';
@@ -9,6 +7,9 @@ import { assertSessionId } from './session-id.ts';
 import { mergeMetadata } from './session-snapshot.ts';
 import type { SessionStore } from './session-store.ts';
 import { parseTagged, stringifyTagged } from './tagged-json.ts';
+
+const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileSessionStore');
+const nodePath = () => nodeBuiltin('node:path', 'fileSessionStore');
 
 /** Options of `fileSessionStore`. */
 export interface FileSessionStoreOptions extends SessionStoreOptions {
@@ -32,7 +33,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   const lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.lockStaleMs ?? 30_000 };
   const queues = new Map<string, Promise<unknown>>();
   let ready: Promise<unknown> | undefined;
-  const pathOf = (id: string) => join(dir, `${assertSessionId(id)}.json`);
+  const pathOf = (id: string) => nodePath().join(dir, `${assertSessionId(id)}.json`);
 
   function fail(operation: string, error: unknown): never {
     if (SessionConflictError.is(error)) throw error;
@@ -44,7 +45,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
     const run = (queues.get(id) ?? Promise.resolve())
       .catch(() => undefined)
       .then(async () => {
-        ready ??= mkdir(dir, { recursive: true, mode: 0o700 });
+        ready ??= nodeFsp().mkdir(dir, { recursive: true, mode: 0o700 });
         await ready;
         return withFileLock(`${pathOf(id)}.lock`, lock, work);
       })
@@ -56,16 +57,16 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   }
 
   async function write(path: string, file: SessionFile): Promise<void> {
-    const temporary = `${path}.${randomUUID()}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
+    const temporary = `${path}.${globalThis.crypto.randomUUID()}.tmp`;
+    const handle = await nodeFsp().open(temporary, 'w', 0o600);
     try {
       await handle.writeFile(sessionFileText(file));
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(temporary, path);
-    const directory = await open(dir, 'r');
+    await nodeFsp().rename(temporary, path);
+    const directory = await nodeFsp().open(dir, 'r');
     try {
       await directory.sync();
     } finally {
@@ -107,20 +108,20 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
     },
     delete: async (id) => {
       const path = pathOf(id);
-      await exclusive(id, 'delete', () => unlink(path).catch(ignoreMissing));
+      await exclusive(id, 'delete', () => nodeFsp().unlink(path).catch(ignoreMissing));
     },
     prune: async (olderThanMs) => {
-      const names = await readdir(dir).catch((error: unknown) =>
+      const names = await nodeFsp().readdir(dir).catch((error: unknown) =>
         (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : fail('prune', error),
       );
       let removed = 0;
       for (const name of names) {
         const id = /^([A-Za-z0-9_-]{1,128})\.json$/.exec(name)?.[1];
         if (id === undefined) {
-          await pruneTemporary(join(dir, name), olderThanMs);
+          await pruneTemporary(nodePath().join(dir, name), olderThanMs);
           continue;
         }
-        const path = join(dir, name);
+        const path = nodePath().join(dir, name);
         const gone = await exclusive(id, 'prune', async () => {
           const file = await readSessionFile(path);
           const at = now();
@@ -130,7 +131,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
           ) {
             return false;
           }
-          await unlink(path).catch(ignoreMissing);
+          await nodeFsp().unlink(path).catch(ignoreMissing);
           return true;
         });
         if (gone) removed += 1;
@@ -147,6 +148,6 @@ function ignoreMissing(error: unknown): void {
 /** Temporary files a crashed writer left behind go once they are older than the prune age. */
 async function pruneTemporary(path: string, olderThanMs: number): Promise<void> {
   if (!path.endsWith('.tmp')) return;
-  const info = await stat(path).catch(() => null);
-  if (info && Date.now() - info.mtimeMs > olderThanMs) await unlink(path).catch(() => undefined);
+  const info = await nodeFsp().stat(path).catch(() => null);
+  if (info && Date.now() - info.mtimeMs > olderThanMs) await nodeFsp().unlink(path).catch(() => undefined);
 }

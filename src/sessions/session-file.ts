@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { nodeBuiltin } from '../core/node-builtin.ts';
 import { decodeMessage } from './message-codec.ts';
 import { sessionSnapshot } from './session-snapshot.ts';
 import type { Session } from './session-store.ts';
 import { parseTagged } from './tagged-json.ts';
+
+const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileSessionStore');
 
 /** A session as `fileSessionStore` keeps it: messages stay encoded so an append never re-parses them. */
 export interface SessionFile {
@@ -42,7 +44,7 @@ export function sessionFileText(file: SessionFile): string {
 export async function readSessionFile(path: string): Promise<SessionFile | null> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await nodeFsp().readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -1,9 +1,11 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { nodeBuiltin } from '../core/node-builtin.ts';
 import { asyncScheduler, concat, defer, ignoreElements, type Observable, tap } from 'rxjs';
 import type { CallOptions, ChatModel, ChatRequest, StreamEvent } from '../core/index.ts';
 import { createChatModel } from '../providers/shared/index.ts';
 import { parseRecording, type RecordedEvent, type RecordingHeader } from './recording.ts';
 import { toolCallDeltasFor } from './tool-call-deltas.ts';
+
+const nodeFsp = () => nodeBuiltin('node:fs/promises', 'recordModel');
 
 /**
  * Wraps a model so every completed stream is appended to `file` (JSON Lines), for `replayModel`
@@ -16,20 +18,22 @@ export function recordModel(model: ChatModel, file: string): ChatModel {
   let nextTurn: Promise<number> | undefined;
   // Claims are chained synchronously: streams completing together must not read the same number.
   const claimTurn = (): Promise<number> => {
-    const claimed = (nextTurn ??= readFile(file, 'utf8').then(
-      (text) => parseRecording(text, file).turns.length,
-      async () => {
-        const header: RecordingHeader = {
-          rxagent: 'recording',
-          version: 1,
-          provider: model.provider,
-          modelId: model.modelId,
-          capabilities: model.capabilities,
-        };
-        await writeFile(file, `${JSON.stringify(header)}\n`);
-        return 0;
-      },
-    ));
+    const claimed = (nextTurn ??= nodeFsp()
+      .readFile(file, 'utf8')
+      .then(
+        (text) => parseRecording(text, file).turns.length,
+        async () => {
+          const header: RecordingHeader = {
+            rxagent: 'recording',
+            version: 1,
+            provider: model.provider,
+            modelId: model.modelId,
+            capabilities: model.capabilities,
+          };
+          await nodeFsp().writeFile(file, `${JSON.stringify(header)}\n`);
+          return 0;
+        },
+      ));
     nextTurn = claimed.then((turn) => turn + 1);
     // A failed claim (an unreadable file) fails later claims too, through their own await.
     nextTurn.catch(() => undefined);
@@ -45,7 +49,7 @@ export function recordModel(model: ChatModel, file: string): ChatModel {
         const lines = seen.map(({ atMs, event }) =>
           JSON.stringify({ turn, atMs, event } satisfies RecordedEvent),
         );
-        await appendFile(file, `${lines.join('\n')}\n`);
+        await nodeFsp().appendFile(file, `${lines.join('\n')}\n`);
       });
       const live = model
         .stream(request, { ...call, emitToolCallDeltas: true })

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { nodeBuiltin } from '../core/node-builtin.ts';
 import { defer, from, type Observable, of, throwError, timer } from 'rxjs';
 import { concatMap, map } from 'rxjs/operators';
 import {
@@ -11,6 +11,8 @@ import {
 import { createChatModel } from '../providers/shared/index.ts';
 import { parseRecording } from './recording.ts';
 import { toolCallDeltasFor } from './tool-call-deltas.ts';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'replayModel');
 
 /** Options of `replayModel`. */
 export interface ReplayModelOptions {
@@ -28,7 +30,7 @@ export interface ReplayModelOptions {
  * @example const model = replayModel('fixtures/chat.jsonl', { speed: 0 });
  */
 export function replayModel(file: string, options: ReplayModelOptions = {}): ChatModel {
-  const { header, turns } = parseRecording(readFileSync(file, 'utf8'), file);
+  const { header, turns } = parseRecording(nodeFs().readFileSync(file, 'utf8'), file);
   const speed = options.speed ?? 1;
   let next = 0;
 

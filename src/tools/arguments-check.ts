@@ -1,10 +1,7 @@
-import type { ValidateFunction } from 'ajv';
 import { InvalidToolSchemaError, type StandardSchemaV1Result } from '../core/index.ts';
-import type { AnyAjv } from './ajv-instance.ts';
-import { ajvIssues } from './ajv-issues.ts';
 import { type ArgumentLimits, checkArgumentLimits } from './argument-limits.ts';
 import { findIdentityKey } from './identity-keys.ts';
-import { walkSchema } from './schema-walk.ts';
+import type { CompiledJsonSchema, JsonSchemaEngine } from './json-schema-engine.ts';
 import { standardIssues } from './standard-issues.ts';
 import type { AnyTool } from './tool.ts';
 import type { ToolIssue } from './tool-issue.ts';
@@ -30,7 +27,7 @@ function fromStandard(result: StandardSchemaV1Result<unknown>): ArgumentsCheckRe
  * Compiles a tool's argument check once, at registration. Per call, four stages run in order and
  * stop at the first that fails:
  * 1. size limits (`checkArgumentLimits`): cheap, and shields the later stages from huge input;
- * 2. ajv against the tool's strict JSON Schema: the structural truth for every tool. It is what
+ * 2. the JSON Schema engine (ajv; a code-free one in Workers) against the tool's strict JSON Schema: the structural truth for every tool. It is what
  *    rejects unknown fields at every depth (zod's plain `z.object` would strip them silently) and
  *    coercion (`"42"` is not a number even for `z.coerce.number()`), and it guarantees that every
  *    accepted call matches the schema the model was shown;
@@ -38,21 +35,17 @@ function fromStandard(result: StandardSchemaV1Result<unknown>): ArgumentsCheckRe
  *    registration, so this catches the ones a map let in;
  * 4. the Standard Schema validator, when the input was one: refinements, transforms and defaults
  *    that JSON Schema cannot express, and the typed value `execute` receives.
- * Throws `InvalidToolSchemaError` when ajv refuses the schema in strict mode.
+ * Throws `InvalidToolSchemaError` when the engine refuses the schema in strict mode.
  */
 export function compileArgumentsCheck(
   tool: AnyTool,
-  ajv: AnyAjv,
+  engine: JsonSchemaEngine,
   limits: ArgumentLimits,
   identityNames: ReadonlySet<string>,
 ): ArgumentsCheck {
-  walkSchema(tool.parameters, (node) => {
-    // Formats not given to the registry stay annotations (2020-12's default) rather than schema errors.
-    if (typeof node.format === 'string' && !ajv.formats[node.format]) ajv.addFormat(node.format, true);
-  });
-  let validate: ValidateFunction;
+  let schema: CompiledJsonSchema;
   try {
-    validate = ajv.compile(tool.parameters);
+    schema = engine.compile(tool.parameters);
   } catch (error) {
     throw new InvalidToolSchemaError(tool.name, error instanceof Error ? error.message : String(error), {
       cause: error,
@@ -63,7 +56,8 @@ export function compileArgumentsCheck(
     check(args) {
       const limitIssues = checkArgumentLimits(args, limits);
       if (limitIssues.length > 0) return { ok: false, issues: limitIssues };
-      if (!validate(args)) return { ok: false, issues: ajvIssues(validate.errors) };
+      const issues = schema.validate(args);
+      if (issues.length > 0) return { ok: false, issues };
       const identity = findIdentityKey(args, identityNames);
       if (identity !== undefined) {
         const message = 'names who acts; the caller is known to the application, do not pass it';
@@ -73,6 +67,6 @@ export function compileArgumentsCheck(
       const result = validator['~standard'].validate(args);
       return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
     },
-    release: () => void ajv.removeSchema(tool.parameters),
+    release: () => schema.release(),
   };
 }

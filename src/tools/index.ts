@@ -11,7 +11,11 @@ export {
   verifyAuditEntry,
 } from './audit/audit-chain.ts';
 export { type FileAuditStore, type FileAuditStoreOptions, fileAuditStore } from './audit/file-audit-store.ts';
-export { memoryAuditStore } from './audit/memory-audit-store.ts';
+export {
+  type MemoryAuditStore,
+  type MemoryAuditStoreOptions,
+  memoryAuditStore,
+} from './audit/memory-audit-store.ts';
 export {
   type AuditQuery,
   filterRecords,

@@ -6,7 +6,7 @@ import {
   type ToolSpec,
 } from '../core/index.ts';
 import type { SecurityPolicy } from '../security/index.ts';
-import { type AnyAjv, createAjv } from './ajv-instance.ts';
+import { defaultJsonSchemaEngine } from '#json-schema-engine';
 import { compileArgumentsCheck } from './arguments-check.ts';
 import type { ToolInvocationStore } from './audit/tool-invocation-store.ts';
 import { findIdentityArgument, identityNameSet } from './identity-names.ts';
@@ -15,6 +15,7 @@ import { invokeTool } from './invoke/invoke-tool.ts';
 import { invokeStream } from './invoke/invoke-stream.ts';
 import type { InvokeOptions } from './invoke-options.ts';
 import type { JsonSchemaDialect } from './json-schema.ts';
+import type { JsonSchemaEngine, JsonSchemaEngineFactory, JsonSchemaFormats } from './json-schema-engine.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import { runWithConcurrency } from './run-with-concurrency.ts';
 import { strictTool, type ToolLike } from './strict-tool.ts';
@@ -40,7 +41,13 @@ export interface ToolRegistryOptions {
   /** More identity-shaped argument names to refuse, beside `IDENTITY_ARGUMENT_NAMES`. */
   forbiddenArgumentNames?: readonly string[];
   /** JSON Schema `format`s to assert (e.g. from ajv-formats); other formats are annotations. */
-  formats?: Readonly<Record<string, RegExp | ((value: string) => boolean)>>;
+  formats?: JsonSchemaFormats;
+  /**
+   * What validates arguments against their JSON Schema. The default suits the runtime: ajv, or
+   * where code generation is forbidden (the `workerd`/`worker` export conditions) the code-free
+   * `@cfworker/json-schema`; both give the same verdicts.
+   */
+  jsonSchemaEngine?: JsonSchemaEngineFactory;
   /**
    * Receives failures no caller is left to see: the audit trail failing for an `invoke$` call whose
    * subscriber had already unsubscribed, or for an `invokeAll` call after another call of the batch
@@ -67,7 +74,7 @@ export interface InvokeAllOptions extends Omit<InvokeOptions, 'onProgress'> {
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
-  readonly #ajv = new Map<JsonSchemaDialect, AnyAjv>();
+  readonly #engines = new Map<JsonSchemaDialect, JsonSchemaEngine>();
   readonly #options: ToolRegistryOptions;
   readonly #env: InvokeEnvironment;
   readonly #identityNames: ReadonlySet<string>;
@@ -98,7 +105,7 @@ export class ToolRegistry {
     if (identity) throw new ForbiddenToolArgumentError(strict.name, identity.name, identity.pointer);
     const check = compileArgumentsCheck(
       strict,
-      this.#ajvFor(strict.dialect),
+      this.#engineFor(strict.dialect),
       {
         maxArgBytes: strict.maxArgBytes ?? this.#options.maxArgBytes ?? 10_240,
         maxDepth: this.#options.maxArgDepth ?? 16,
@@ -189,12 +196,15 @@ export class ToolRegistry {
     }
   }
 
-  #ajvFor(dialect: JsonSchemaDialect): AnyAjv {
-    let ajv = this.#ajv.get(dialect);
-    if (!ajv) {
-      ajv = createAjv(dialect, this.#options.formats ?? {});
-      this.#ajv.set(dialect, ajv);
+  #engineFor(dialect: JsonSchemaDialect): JsonSchemaEngine {
+    let engine = this.#engines.get(dialect);
+    if (!engine) {
+      engine = (this.#options.jsonSchemaEngine ?? defaultJsonSchemaEngine)(
+        dialect,
+        this.#options.formats ?? {},
+      );
+      this.#engines.set(dialect, engine);
     }
-    return ajv;
+    return engine;
   }
 }

@@ -1,4 +1,4 @@
-import { toJSONSchema } from 'zod';
+import { toJSONSchema } from 'zod/v4/core';
 import { isRecord } from './json-schema.ts';
 import type { StandardSchemaV1 } from '../core/index.ts';
 

@@ -82,12 +82,12 @@ describe('fileAuditStore: the chain', () => {
 
   it('is the pure chainAuditRecord, line for line', async () => {
     await writeEntries(2, KEY);
-    const first = chainAuditRecord(GENESIS_HEAD, record(1), KEY);
-    const second = chainAuditRecord(first.head, record(2), KEY);
+    const first = await chainAuditRecord(GENESIS_HEAD, record(1), KEY);
+    const second = await chainAuditRecord(first.head, record(2), KEY);
     expect(await lines()).toEqual([first.line, second.line]);
     expect(second.head).toEqual({ seq: 2, hash: hmac(body(second.line)) });
     expect(second.entry).toMatchObject({ seq: 2, prev: first.head.hash, toolCallId: 'call_2' });
-    expect(() => chainAuditRecord(GENESIS_HEAD, { ...record(1), seq: 9 } as never)).toThrow(/seq/);
+    await expect(chainAuditRecord(GENESIS_HEAD, { ...record(1), seq: 9 } as never)).rejects.toThrow(/seq/);
   });
 
   it('with a key, detects an edited, removed, inserted or re-chained entry', async () => {
@@ -299,7 +299,7 @@ describe('fileAuditStore: one writer per file', () => {
     args: string[],
     until: string,
   ): Promise<{ child: ChildProcess; output: string; code?: number | null }> {
-    const child = spawn(process.execPath, [fixture, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=rxagent-source', fixture, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
     let output = '';
     return new Promise((resolve, reject) => {

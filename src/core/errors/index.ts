@@ -26,6 +26,7 @@ export { StreamParseError } from './stream-parse-error.ts';
 export { StructuredOutputError } from './structured-output-error.ts';
 export { TimeoutError } from './timeout-error.ts';
 export { TooManyRunsError } from './too-many-runs-error.ts';
+export { UnsupportedRuntimeError } from './unsupported-runtime-error.ts';
 export { ToolCallParseError } from './tool-call-parse-error.ts';
 export { ToolError } from './tool-error.ts';
 export { ToolExecutionError } from './tool-execution-error.ts';

@@ -89,7 +89,7 @@ export function postgresAuditStore(options: PostgresAuditStoreOptions): Postgres
           );
           const last = rows[0];
           const prev: AuditChainHead = last ? { seq: Number(last.seq), hash: last.hash } : GENESIS_HEAD;
-          const { line, head } = chainAuditRecord(prev, record, options.key);
+          const { line, head } = await chainAuditRecord(prev, record, options.key);
           await client.query(
             `INSERT INTO ${table} (seq, hash, tool, actor_id, entry) VALUES ($1, $2, $3, $4, $5)`,
             [head.seq, head.hash, record.tool, record.actorId ?? null, line],

@@ -70,7 +70,7 @@ export function redisAuditStore(options: RedisAuditStoreOptions): RedisAuditStor
   async function add(record: ToolInvocationRecord): Promise<void> {
     for (;;) {
       const prev = await head();
-      const chained = chainAuditRecord(prev, record, options.key);
+      const chained = await chainAuditRecord(prev, record, options.key);
       const args = [prev.seq, chained.line, chained.head.seq, chained.head.hash];
       if ((await addScript.run(client, [stream, headKey], args)) === 1) return;
     }

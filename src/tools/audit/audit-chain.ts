@@ -1,5 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AuditLogError } from '../../core/index.ts';
+import { constantTimeEqual, hmacSha256Hex, sha256Hex } from '../../core/web-crypto.ts';
 import { TOOL_OUTCOME_STATUSES } from '../tool-outcome.ts';
 import type { ToolInvocationRecord } from './tool-invocation-store.ts';
 
@@ -41,9 +41,9 @@ const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/;
 const RESERVED = ['seq', 'prev', 'hash'] as const;
 const STATUSES = new Set<string>(TOOL_OUTCOME_STATUSES);
 
-/** HMAC-SHA-256 of `body` under `key`, or its SHA-256 without one (hex). */
-function digest(body: string, key: AuditKey | undefined): string {
-  return (key === undefined ? createHash('sha256') : createHmac('sha256', key)).update(body).digest('hex');
+/** HMAC-SHA-256 of `body` under `key`, or its SHA-256 without one (hex), on Web Crypto. */
+function digest(body: string, key: AuditKey | undefined): Promise<string> {
+  return key === undefined ? sha256Hex(body) : hmacSha256Hex(key, body);
 }
 
 /**
@@ -52,19 +52,19 @@ function digest(body: string, key: AuditKey | undefined): string {
  * SHA-256 without one) of that same JSON text without its `hash` member — byte for byte the line's
  * text up to `,"hash"`, plus `}`. Throws a `TypeError` when the record is not JSON or uses a
  * reserved key (`seq`, `prev`, `hash`).
- * @example const { line, head } = chainAuditRecord(GENESIS_HEAD, record, key);
+ * @example const { line, head } = await chainAuditRecord(GENESIS_HEAD, record, key);
  */
-export function chainAuditRecord(
+export async function chainAuditRecord(
   prev: AuditChainHead,
   record: ToolInvocationRecord,
   key?: AuditKey,
-): ChainedAuditRecord {
+): Promise<ChainedAuditRecord> {
   for (const name of RESERVED)
     if (Object.hasOwn(record, name)) throw new TypeError(`an audit record may not have a ${name} field`);
   const seq = prev.seq + 1;
   const body = JSON.stringify({ seq, prev: prev.hash, ...record });
   if (typeof body !== 'string') throw new TypeError('the audit record is not a JSON object');
-  const hash = digest(body, key);
+  const hash = await digest(body, key);
   const line = `${body.slice(0, -1)},"hash":"${hash}"}`;
   return { line, entry: JSON.parse(line) as AuditLogEntry, head: { seq, hash } };
 }
@@ -73,10 +73,6 @@ export function chainAuditRecord(
 export function auditRecordOf(line: string): ToolInvocationRecord {
   const { seq: _seq, prev: _prev, hash: _hash, ...record } = JSON.parse(line) as AuditLogEntry;
   return record as ToolInvocationRecord;
-}
-
-function sameHex(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 function shapeProblem(e: Record<string, unknown>): string | undefined {
@@ -94,11 +90,11 @@ function shapeProblem(e: Record<string, unknown>): string | undefined {
  * the head's hash, and its `hash` recomputed from its own text (under `key` when given). Returns the
  * new head, or why the entry fails.
  */
-export function verifyAuditEntry(
+export async function verifyAuditEntry(
   line: string,
   prev: AuditChainHead,
   key?: AuditKey,
-): { ok: true; entry: AuditLogEntry; head: AuditChainHead } | { ok: false; reason: string } {
+): Promise<{ ok: true; entry: AuditLogEntry; head: AuditChainHead } | { ok: false; reason: string }> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -121,7 +117,7 @@ export function verifyAuditEntry(
     };
   const suffix = HASH_SUFFIX.exec(line);
   if (!suffix?.[1] || e.hash !== suffix[1]) return { ok: false, reason: 'no hash at the end of the entry' };
-  if (!sameHex(digest(`${line.slice(0, suffix.index)}}`, key), suffix[1]))
+  if (!constantTimeEqual(await digest(`${line.slice(0, suffix.index)}}`, key), suffix[1]))
     return {
       ok: false,
       reason: `the hash does not match the entry${key === undefined ? '' : ' under this key'} (it was changed or re-chained)`,
@@ -148,12 +144,15 @@ export interface AuditChainVerification {
 /**
  * Checks entries in order from the start of a chain (`verifyAuditEntry` each), stopping at the first
  * bad one; for stores that hold the lines (a database table, a Redis stream).
- * @example const { ok, lastSeq, reason } = verifyAuditChain(lines, key);
+ * @example const { ok, lastSeq, reason } = await verifyAuditChain(lines, key);
  */
-export function verifyAuditChain(lines: Iterable<string>, key?: AuditKey): AuditChainVerification {
+export async function verifyAuditChain(
+  lines: Iterable<string>,
+  key?: AuditKey,
+): Promise<AuditChainVerification> {
   let head = GENESIS_HEAD;
   for (const line of lines) {
-    const checked = verifyAuditEntry(line, head, key);
+    const checked = await verifyAuditEntry(line, head, key);
     if (!checked.ok)
       return { ok: false, entries: head.seq, lastSeq: head.seq, lastHash: head.hash, reason: checked.reason };
     head = checked.head;

@@ -1,17 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { dirname } from 'node:path';
+import { nodeBuiltin } from '../../core/node-builtin.ts';
 import { AuditLogError, AuditLogLockedError } from '../../core/index.ts';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'fileAuditStore');
+const nodePath = () => nodeBuiltin('node:path', 'fileAuditStore');
 
 /** A held lock on one audit-log file. */
 export interface AuditLogLock {
@@ -40,7 +31,7 @@ interface Holder {
 }
 
 function readHolder(file: string): { text: string; holder: Holder | undefined } {
-  const text = readFileSync(file, 'utf8');
+  const text = nodeFs().readFileSync(file, 'utf8');
   const match = /^(\d+)(?: (\d+))?\n?$/.exec(text);
   const pid = Number(match?.[1]);
   if (!match || !Number.isSafeInteger(pid)) return { text, holder: undefined };
@@ -63,15 +54,15 @@ function isAlive({ pid, start }: Holder): boolean {
 function tryCreate(file: string, content: string): boolean {
   let fd: number;
   try {
-    fd = openSync(file, 'wx', 0o600);
+    fd = nodeFs().openSync(file, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
   try {
-    writeSync(fd, content);
+    nodeFs().writeSync(fd, content);
   } finally {
-    closeSync(fd);
+    nodeFs().closeSync(fd);
   }
   return true;
 }
@@ -81,19 +72,19 @@ function tryCreate(file: string, content: string): boolean {
  * removes it; a lock that changed hands meanwhile is put back.
  */
 function removeStale(file: string, stale: string): void {
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const aside = `${file}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}`;
   try {
-    renameSync(file, aside);
+    nodeFs().renameSync(file, aside);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
   try {
-    if (readFileSync(aside, 'utf8') !== stale) linkSync(aside, file);
+    if (nodeFs().readFileSync(aside, 'utf8') !== stale) nodeFs().linkSync(aside, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   } finally {
-    unlinkSync(aside);
+    nodeFs().unlinkSync(aside);
   }
 }
 
@@ -115,7 +106,7 @@ export function lockAuditLog(path: string): AuditLogLock {
 
 function takeLock(path: string): AuditLogLock {
   if (held.has(path)) throw new AuditLogLockedError(path, process.pid);
-  mkdirSync(dirname(path), { recursive: true });
+  nodeFs().mkdirSync(nodePath().dirname(path), { recursive: true });
   const file = `${path}.lock`;
   const content = `${process.pid} ${processStart()}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -128,7 +119,7 @@ function takeLock(path: string): AuditLogLock {
           released = true;
           held.delete(path);
           try {
-            if (readFileSync(file, 'utf8') === content) unlinkSync(file);
+            if (nodeFs().readFileSync(file, 'utf8') === content) nodeFs().unlinkSync(file);
           } catch {
             // Already gone: nothing to release.
           }
@@ -138,7 +129,7 @@ function takeLock(path: string): AuditLogLock {
     let found: ReturnType<typeof readHolder>;
     try {
       found = readHolder(file);
-      if (found.holder === undefined && Date.now() - statSync(file).mtimeMs < EMPTY_STALE_MS)
+      if (found.holder === undefined && Date.now() - nodeFs().statSync(file).mtimeMs < EMPTY_STALE_MS)
         throw new AuditLogLockedError(path, undefined);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;

@@ -83,7 +83,7 @@ export class AuditLogWriter {
     const written: Pending[] = [];
     for (const p of batch) {
       try {
-        const chained = chainAuditRecord(head, p.record, this.#key);
+        const chained = await chainAuditRecord(head, p.record, this.#key);
         head = chained.head;
         text += `${chained.line}\n`;
         written.push(p);

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { nodeBuiltin } from '../../core/node-builtin.ts';
 import { AuditLogError } from '../../core/index.ts';
 import { type AuditKey, type AuditLogEntry, checkAuditKey } from './audit-chain.ts';
 import { lockAuditLog } from './audit-log-lock.ts';
@@ -9,6 +8,9 @@ import {
   type ToolInvocationRecord,
   type ToolInvocationStore,
 } from './tool-invocation-store.ts';
+
+const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileAuditStore');
+const nodePath = () => nodeBuiltin('node:path', 'fileAuditStore');
 
 /** Options of `fileAuditStore`. */
 export interface FileAuditStoreOptions {
@@ -50,7 +52,7 @@ function parseLines(text: string, path: string): AuditLogEntry[] {
  * @example new ToolRegistry({ audit: fileAuditStore({ path: 'audit.jsonl', key: process.env.AUDIT_KEY }) })
  */
 export function fileAuditStore(options: FileAuditStoreOptions): FileAuditStore {
-  const path = resolve(options.path);
+  const path = nodePath().resolve(options.path);
   checkAuditKey(options.key, path);
   const lock = lockAuditLog(path);
   const writer = new AuditLogWriter(path, options.key);
@@ -65,7 +67,7 @@ export function fileAuditStore(options: FileAuditStoreOptions): FileAuditStore {
       await writer.idle();
       let text: string;
       try {
-        text = await readFile(path, 'utf8');
+        text = await nodeFsp().readFile(path, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
         throw new AuditLogError(`Could not read audit log ${path}`, { path, cause: error });

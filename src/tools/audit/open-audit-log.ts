@@ -1,7 +1,10 @@
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { nodeBuiltin } from '../../core/node-builtin.ts';
+import type { FileHandle } from 'node:fs/promises';
 import { AuditLogError } from '../../core/index.ts';
 import { type AuditChainHead, type AuditKey, GENESIS_HEAD, verifyAuditEntry } from './audit-chain.ts';
+
+const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileAuditStore');
+const nodePath = () => nodeBuiltin('node:path', 'fileAuditStore');
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -57,7 +60,7 @@ async function recoverHead(
   if (!Number.isSafeInteger(seq) || typeof prev !== 'string') {
     throw new AuditLogError(`The last entry of audit log ${path} has no seq/prev`, { path });
   }
-  const checked = verifyAuditEntry(line, { seq: (seq as number) - 1, hash: prev }, key);
+  const checked = await verifyAuditEntry(line, { seq: (seq as number) - 1, hash: prev }, key);
   if (!checked.ok) {
     throw new AuditLogError(`The last entry of audit log ${path} does not verify: ${checked.reason}`, {
       path,
@@ -69,7 +72,7 @@ async function recoverHead(
 async function syncDirectory(dir: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
-    handle = await open(dir, 'r');
+    handle = await nodeFsp().open(dir, 'r');
     await handle.sync();
   } catch {
     // Some platforms (Windows) cannot fsync a directory; the file's own fsync still holds.
@@ -83,12 +86,12 @@ export async function openAuditLog(
   path: string,
   key: AuditKey | undefined,
 ): Promise<{ handle: FileHandle; head: AuditChainHead }> {
-  await mkdir(dirname(path), { recursive: true });
+  await nodeFsp().mkdir(nodePath().dirname(path), { recursive: true });
   // Owner-only: the log holds raw tool arguments and results.
-  const handle = await open(path, 'a+', 0o600);
+  const handle = await nodeFsp().open(path, 'a+', 0o600);
   try {
     const head = await recoverHead(handle, path, key);
-    if (head.seq === 0) await syncDirectory(dirname(path));
+    if (head.seq === 0) await syncDirectory(nodePath().dirname(path));
     return { handle, head };
   } catch (error) {
     await handle.close();

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { nodeBuiltin } from '../../core/node-builtin.ts';
 import {
   type AuditChainHead,
   type AuditKey,
@@ -6,6 +6,8 @@ import {
   GENESIS_HEAD,
   verifyAuditEntry,
 } from './audit-chain.ts';
+
+const nodeFs = () => nodeBuiltin('node:fs', 'fileAuditStore');
 
 /** The result of `verifyAuditLog`. */
 export interface AuditLogVerification {
@@ -58,11 +60,11 @@ export async function verifyAuditLog(
   checkAuditKey(options.key, path);
   let head = GENESIS_HEAD;
   let rest = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path)) {
+  for await (const chunk of nodeFs().createReadStream(path)) {
     let data = rest.length > 0 ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
     let newline = data.indexOf(0x0a);
     while (newline !== -1) {
-      const checked = verifyAuditEntry(data.subarray(0, newline).toString('utf8'), head, options.key);
+      const checked = await verifyAuditEntry(data.subarray(0, newline).toString('utf8'), head, options.key);
       if (!checked.ok) return result(head, false, { badLine: head.seq + 1, reason: checked.reason });
       head = checked.head;
       data = data.subarray(newline + 1);
