@@ -65,7 +65,9 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
   const { sessions, messages, schema } = mysqlTables(tableName);
   const now = options.now ?? Date.now;
   const timeouts = storeTimeouts(options);
-  const pool = options.pool ?? mysqlPool(options.uri, timeouts);
+  const { pool, end } = options.pool
+    ? { pool: options.pool, end: async () => undefined }
+    : mysqlPool(options.uri, timeouts);
   const timeout = timeouts.queryTimeoutMs;
   let ready: Promise<void> | undefined;
 
@@ -237,7 +239,7 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
       }),
     migrate: () => guarded('migrate', migrate),
     close: async () => {
-      if (!options.pool) await pool.end();
+      await end();
     },
   };
 }
