@@ -4,7 +4,12 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { SessionStoreError, user } from '../../src/index.ts';
 import { mysqlSessionSchemaSql, mysqlSessionStore } from '../../src/stores/mysql/index.ts';
-import { postgresSessionSchemaSql, postgresSessionStore } from '../../src/stores/postgres/index.ts';
+import {
+  postgresAuditSchemaSql,
+  postgresAuditStore,
+  postgresSessionSchemaSql,
+  postgresSessionStore,
+} from '../../src/stores/postgres/index.ts';
 import type { SessionStore } from '../../src/sessions/index.ts';
 import { serviceAvailable } from './support/service-available.ts';
 
@@ -58,6 +63,45 @@ describe.skipIf(!postgresUp)('postgres under a role with only row rights', () =>
     } finally {
       await Promise.all(stores.map((store) => store.close()));
       await admin.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}", "${table}_schema"`);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.end();
+    }
+  });
+
+  it('keeps an audit trail with migrate: false once postgresAuditSchemaSql() ran', async () => {
+    const table = `rxagent_least_audit_${suffix()}`;
+    const role = `rxagent_app_${suffix()}`;
+    const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/test' });
+    await admin.connect();
+    const connectionString = `postgres://${role}@127.0.0.1:5432/test`;
+    const stores: { close(): Promise<void> }[] = [];
+    try {
+      await admin.query(`CREATE ROLE ${role} LOGIN`);
+      for (const statement of postgresAuditSchemaSql({ table })) await admin.query(statement);
+      await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON "${table}" TO ${role}`);
+      const audit = postgresAuditStore({ connectionString, table, migrate: false });
+      stores.push(audit);
+      await audit.append({
+        type: 'started',
+        time: new Date().toISOString(),
+        toolCallId: 'c1',
+        tool: 'search',
+      });
+      expect((await audit.list()).map((record) => record.toolCallId)).toEqual(['c1']);
+      expect((await audit.verify()).ok).toBe(true);
+      const migrating = postgresAuditStore({ connectionString, table });
+      stores.push(migrating);
+      await expect(
+        migrating.append({
+          type: 'started',
+          time: new Date().toISOString(),
+          toolCallId: 'c2',
+          tool: 'search',
+        }),
+      ).rejects.toThrow();
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await admin.query(`DROP TABLE IF EXISTS "${table}"`);
       await admin.query(`DROP ROLE IF EXISTS ${role}`);
       await admin.end();
     }
