@@ -75,7 +75,9 @@ const benches: Bench[] = [
         close: async () => {
           await store.close();
           const connection = await createConnection(uri);
-          await connection.query(`DROP TABLE IF EXISTS \`${table}_messages\`, \`${table}\`, \`${table}_schema\``);
+          await connection.query(
+            `DROP TABLE IF EXISTS \`${table}_messages\`, \`${table}\`, \`${table}_schema\``,
+          );
           await connection.end();
         },
       };
