@@ -1,26 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SessionConflictError, SessionCorruptError } from '../core/index.ts';
-import { type AppendRequest, appendRequest, isExpired, type SessionStoreOptions } from './append-request.ts';
+import { appendRequest, isExpired, type SessionStoreOptions } from './append-request.ts';
 import { withFileLock } from './file-lock.ts';
-import { decodeStoredMetadata } from './message-codec.ts';
-import {
-  headLine,
-  parseSessionFile,
-  readSessionFile,
-  type SessionFile,
-  type SessionFileHead,
-  sessionFileText,
-} from './session-file.ts';
-import { readTailHead, type TailHead } from './session-file-tail.ts';
+import { appendInPlace, rewrite } from './file-session-append.ts';
+import { parseSessionFile, readSessionFile } from './session-file.ts';
 import { assertSessionId } from './session-id.ts';
-import { mergeMetadata } from './session-snapshot.ts';
-import type { AppendedSession, SessionStore } from './session-store.ts';
+import type { SessionStore } from './session-store.ts';
 import { storeOperation } from './store-operation.ts';
 import { storeTimeouts } from './store-timeouts.ts';
-import { appendedSession } from './stored-session.ts';
-import { stringifyTagged } from './tagged-json.ts';
 
 /** Options of `fileSessionStore`. */
 export interface FileSessionStoreOptions extends SessionStoreOptions {
@@ -77,98 +64,6 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
     return run;
   }
 
-  async function write(path: string, file: SessionFile): Promise<void> {
-    const temporary = `${path}.${randomUUID()}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(sessionFileText(file));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
-    const directory = await open(dir, 'r');
-    try {
-      await directory.sync();
-    } finally {
-      await directory.close();
-    }
-  }
-
-  // Appends to a live session in this format: cut a torn tail, write the messages, sync, write
-  // the head line, sync. Bounded by the append, not the session's length.
-  async function appendInPlace(
-    path: string,
-    request: AppendRequest,
-    at: number,
-  ): Promise<AppendedSession | null> {
-    const handle = await open(path, 'r+').catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    });
-    if (!handle) return null;
-    try {
-      const { size } = await handle.stat();
-      let tail: TailHead | null;
-      try {
-        tail = await readTailHead(handle, size);
-      } catch (cause) {
-        throw new SessionCorruptError('file', request.id, 'head', cause);
-      }
-      if (!tail || isExpired(tail.head.updatedAtMs, options.ttlMs, at)) return null;
-      const { head } = tail;
-      if (request.expectedVersion !== undefined && request.expectedVersion !== head.version) {
-        throw new SessionConflictError(request.id, request.expectedVersion, head.version);
-      }
-      const metadata = mergeMetadata(
-        decodeStoredMetadata('file', request.id, head.metadata),
-        request.metadata,
-      );
-      const next: SessionFileHead = {
-        version: head.version + 1,
-        createdAtMs: head.createdAtMs,
-        updatedAtMs: at,
-        metadata: stringifyTagged(metadata),
-        messageCount: head.messageCount + request.encoded.length,
-      };
-      if (size > tail.committedBytes) await handle.truncate(tail.committedBytes);
-      const lines = Buffer.from(request.encoded.map((line) => `${line}\n`).join(''));
-      await handle.write(lines, 0, lines.length, tail.committedBytes);
-      await handle.sync();
-      const line = Buffer.from(headLine(next));
-      await handle.write(line, 0, line.length, tail.committedBytes + lines.length);
-      await handle.sync();
-      return appendedSession({ id: request.id, ...next, metadata });
-    } finally {
-      await handle.close();
-    }
-  }
-
-  // A new, expired or first-format session is written whole, to a temporary file renamed over it.
-  async function rewrite(path: string, request: AppendRequest, at: number): Promise<AppendedSession> {
-    const read = await readSessionFile(path, request.id);
-    const current = read && !isExpired(read.updatedAtMs, options.ttlMs, at) ? read : null;
-    const version = current?.version ?? 0;
-    if (request.expectedVersion !== undefined && request.expectedVersion !== version) {
-      throw new SessionConflictError(request.id, request.expectedVersion, version);
-    }
-    const metadata = mergeMetadata(
-      current ? decodeStoredMetadata('file', request.id, current.metadata) : {},
-      request.metadata,
-    );
-    const messages = [...(current?.messages ?? []), ...request.encoded];
-    const next: SessionFile = {
-      version: version + 1,
-      createdAtMs: current?.createdAtMs ?? at,
-      updatedAtMs: at,
-      metadata: stringifyTagged(metadata),
-      messageCount: messages.length,
-      messages,
-    };
-    await write(path, next);
-    return appendedSession({ id: request.id, ...next, metadata });
-  }
-
   return {
     timeoutMs,
     get: async (id) => {
@@ -183,7 +78,9 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       const path = pathOf(id);
       return exclusive(id, 'append', async () => {
         const at = now();
-        return (await appendInPlace(path, request, at)) ?? rewrite(path, request, at);
+        return (
+          (await appendInPlace(path, request, at, options.ttlMs)) ?? rewrite(path, request, at, options.ttlMs)
+        );
       });
     },
     delete: async (id) => {

@@ -1,5 +1,5 @@
 import { type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
-import { SessionStoreError, TimeoutError } from '../../core/index.ts';
+import { SessionStoreError } from '../../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
 import { decodeStoredMetadata } from '../../sessions/message-codec.ts';
 import { planAppend, type SessionHead } from '../../sessions/plan-append.ts';
@@ -9,6 +9,7 @@ import { storeOperation } from '../../sessions/store-operation.ts';
 import { type StoreTimeouts, storeTimeouts } from '../../sessions/store-timeouts.ts';
 import { appendedSession, storedSession } from '../../sessions/stored-session.ts';
 import { mysqlPool } from './mysql-pool.ts';
+import { mysqlTransaction } from './mysql-transaction.ts';
 import { mysqlSessionSchemaSql, mysqlTables, SESSION_SCHEMA_VERSION } from './mysql-schema.ts';
 
 /** Options of `mysqlSessionStore`. */
@@ -49,9 +50,6 @@ const headOf = (row: HeadRow): SessionHead => ({
   updatedAtMs: Number(row.updated_at_ms),
 });
 
-/** InnoDB may pick a transaction as a deadlock victim; it was rolled back whole, so it is rerun. */
-const RETRIED = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_DUP_ENTRY']);
-
 /**
  * Sessions in MySQL or MariaDB (InnoDB), shared by every app server on the database: an append
  * runs in one transaction that takes the session row's lock (`INSERT … ON DUPLICATE KEY UPDATE`,
@@ -74,41 +72,13 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
   const guarded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
     storeOperation('mysql', operation, work, timeouts.operationTimeoutMs);
 
-  async function transaction<T>(
-    work: (connection: PoolConnection) => Promise<T>,
-    readOnly = false,
-  ): Promise<T> {
-    const started = Date.now();
-    for (let attempt = 1; ; attempt += 1) {
-      const connection = await pool.getConnection();
-      // mysql2 has no bound on waiting for a free connection: work whose caller gave up is not started.
-      if (Date.now() - started > timeouts.operationTimeoutMs) {
-        connection.release();
-        throw new TimeoutError(timeouts.operationTimeoutMs, 'No free connection in time');
-      }
-      try {
-        await connection.query({
-          sql: readOnly ? 'START TRANSACTION READ ONLY' : 'START TRANSACTION',
-          timeout,
-        });
-        const result = await work(connection);
-        await connection.query({ sql: 'COMMIT', timeout });
-        connection.release();
-        return result;
-      } catch (error) {
-        const broken = await connection.query({ sql: 'ROLLBACK', timeout }).then(
-          () => false,
-          () => true,
-        );
-        // A connection that failed is destroyed rather than returned to the pool.
-        if (broken) connection.destroy();
-        else connection.release();
-        const code = (error as { code?: unknown }).code;
-        if (attempt < 5 && typeof code === 'string' && RETRIED.has(code)) continue;
-        throw error;
-      }
-    }
-  }
+  const transaction = <T>(work: (connection: PoolConnection) => Promise<T>, readOnly = false): Promise<T> =>
+    mysqlTransaction(
+      pool,
+      { timeoutMs: timeouts.queryTimeoutMs, deadlineMs: timeouts.operationTimeoutMs },
+      work,
+      readOnly,
+    );
 
   const migrate = async () => {
     for (const statement of mysqlSessionSchemaSql({ table: tableName }))
