@@ -190,6 +190,10 @@ const extras = [
   { file: 'cpu.ts', title: 'CPU, in-process, no HTTP (bench/cpu.ts)' },
   { file: 'tool-validation.ts', title: 'tool validation (bench/tool-validation.ts)' },
   { file: 'stores.ts', title: 'session append throughput per store (bench/stores.ts)' },
+  {
+    file: 'append-length.ts',
+    title: 'append cost at 10 and 10,000 messages per store (bench/append-length.ts)',
+  },
   { file: 'agent.ts', title: 'agent loop vs AI SDK streamText + stopWhen (bench/agent.ts)' },
   { file: 'mcp.ts', title: 'MCP tool-call round trips, connectMcp vs the SDK Client (bench/mcp.ts)' },
 ];

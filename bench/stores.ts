@@ -57,7 +57,7 @@ const benches: Bench[] = [
         close: async () => {
           await store.close();
           const pool = new pg.Pool({ connectionString });
-          await pool.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}"`);
+          await pool.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}", "${table}_schema"`);
           await pool.end();
         },
       };
@@ -75,7 +75,9 @@ const benches: Bench[] = [
         close: async () => {
           await store.close();
           const connection = await createConnection(uri);
-          await connection.query(`DROP TABLE IF EXISTS \`${table}_messages\`, \`${table}\``);
+          await connection.query(
+            `DROP TABLE IF EXISTS \`${table}_messages\`, \`${table}\`, \`${table}_schema\``,
+          );
           await connection.end();
         },
       };

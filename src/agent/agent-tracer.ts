@@ -30,7 +30,8 @@ export interface TraceSpan {
 export interface AgentTracer {
   startSpan(
     name: string,
-    options?: { attributes?: Record<string, TraceAttributeValue> },
+    /** `kind`: a `SpanKind` value (0 internal, 2 client). */
+    options?: { attributes?: Record<string, TraceAttributeValue>; kind?: number },
     context?: TraceContext,
   ): TraceSpan;
 }

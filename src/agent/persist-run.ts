@@ -1,6 +1,6 @@
 import { catchError, concatMap, defer, from, type Observable, retry, throwError, timer } from 'rxjs';
 import { type Message, SessionConflictError } from '../core/index.ts';
-import type { Session, SessionStore } from '../sessions/index.ts';
+import type { AppendedSession, SessionStore } from '../sessions/index.ts';
 import type { HoldFor } from './session-queue.ts';
 
 /** How many times a rebasing append re-reads the session before giving up with the conflict. */
@@ -19,7 +19,7 @@ export function persistRun(
   version: number,
   onConflict: 'error' | 'rebase',
   holdFor: HoldFor,
-): Observable<Session> {
+): Observable<AppendedSession> {
   const append = (expectedVersion: number) => {
     const write = store.append(sessionId, messages, { expectedVersion });
     holdFor(write);

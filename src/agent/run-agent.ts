@@ -14,14 +14,23 @@ import {
 } from 'rxjs';
 import type { Message } from '../core/index.ts';
 import type { Session, SessionStore } from '../sessions/index.ts';
-import type { AgentEvent } from './agent-event.ts';
+import type { AgentEvent, AgentResult } from './agent-event.ts';
 import { abortable } from './abortable.ts';
 import { agentResult } from './agent-result.ts';
+import { genAiProviderName } from './gen-ai-provider-name.ts';
 import { persistRun } from './persist-run.ts';
 import { initialState, type RunState } from './run-state.ts';
 import { type LoopItem, runStep, type StepEnv } from './run-step.ts';
 import { type HoldFor, serialised } from './session-queue.ts';
 import { traced } from './traced.ts';
+
+/** The run's token usage as `gen_ai.usage.*` attributes of its `invoke_agent` span. */
+function runUsage(result: AgentResult): Record<string, number> {
+  return {
+    'gen_ai.usage.input_tokens': result.usage.inputTokens,
+    'gen_ai.usage.output_tokens': result.usage.outputTokens,
+  };
+}
 
 /** Where a run keeps its conversation, if anywhere. */
 export interface RunSession {
@@ -104,7 +113,7 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
       name: env.agentName ? `invoke_agent ${env.agentName}` : 'invoke_agent',
       attributes: {
         'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.provider.name': env.model.provider,
+        'gen_ai.provider.name': genAiProviderName(env.model.provider),
         'gen_ai.request.model': env.model.modelId,
         ...(env.agentName ? { 'gen_ai.agent.name': env.agentName } : {}),
         ...(session ? { 'gen_ai.conversation.id': session.id } : {}),
@@ -112,13 +121,16 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
       parent: undefined,
     },
     (scope) =>
-      session
+      (session
         ? serialised(session.store, session.id, (holdFor) =>
             defer(() => session.store.get(session.id)).pipe(
               concatMap((stored) => run(stored, scope.context, holdFor)),
             ),
           )
-        : run(null, scope.context, () => undefined),
+        : run(null, scope.context, () => undefined)
+      ).pipe(
+        tap((event) => event.type === 'agent-completed' && scope.span?.setAttributes(runUsage(event.result))),
+      ),
   );
   return traced$.pipe(abortable(env.signal));
 }

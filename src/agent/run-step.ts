@@ -12,6 +12,8 @@ import type { ToolOutcome } from '../tools/index.ts';
 import type { AgentEvent } from './agent-event.ts';
 import type { AgentModelSettings } from './agent-options.ts';
 import { cachedTurn } from './cached-turn.ts';
+import { genAiProviderName } from './gen-ai-provider-name.ts';
+import { genAiRequestAttributes } from './gen-ai-request-attributes.ts';
 import { isCacheable, responseCacheKey } from './response-cache-key.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { restartableTurn } from './restartable-turn.ts';
@@ -137,10 +139,12 @@ export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
       env.tracer,
       {
         name: `chat ${env.model.modelId}`,
+        kind: 'client',
         attributes: {
           'gen_ai.operation.name': 'chat',
-          'gen_ai.provider.name': env.model.provider,
+          'gen_ai.provider.name': genAiProviderName(env.model.provider),
           'gen_ai.request.model': env.model.modelId,
+          ...genAiRequestAttributes(request),
           'rxagent.step': state.step,
         },
         parent: env.trace,
@@ -152,6 +156,9 @@ export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
             response = value.response;
             const { usage } = value.response;
             scope.span?.setAttributes({
+              // Who answered: for a fallback() model, the one that did.
+              'gen_ai.provider.name': genAiProviderName(value.response.provider),
+              ...(value.response.responseId ? { 'gen_ai.response.id': value.response.responseId } : {}),
               'gen_ai.response.model': value.response.model,
               'gen_ai.response.finish_reasons': [value.response.finishReason],
               ...(usage

@@ -4,6 +4,22 @@ import type { SessionStore } from '../sessions/index.ts';
 // Per store, per session id: the promise the next run on that session waits for.
 const tails = new WeakMap<SessionStore, Map<string, Promise<void>>>();
 
+/** How long the queue waits for a pending write of a store that does not state its `timeoutMs`. */
+const DEFAULT_HOLD_MS = 30_000;
+
+/**
+ * Settles when every write has settled, or after `holdMs`: a write that hangs never wedges the
+ * session. Releasing early cannot overwrite anything, since appends are version-checked: a late
+ * write that lands only makes the next run's append a conflict.
+ */
+function settledWithin(writes: readonly Promise<unknown>[], holdMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, holdMs);
+  });
+  return Promise.race([Promise.allSettled(writes), expired]).then(() => clearTimeout(timer));
+}
+
 /** Registers a write the session stays held for, even after the run is unsubscribed. */
 export type HoldFor = (write: Promise<unknown>) => void;
 
@@ -11,7 +27,8 @@ export type HoldFor = (write: Promise<unknown>) => void;
  * `body`, started only after every earlier run on the same session (same store, same id) in this
  * process has ended (completed, failed or been unsubscribed) and its writes (given to `holdFor`)
  * have settled, so runs on one session never interleave: an append already sent when its run is
- * unsubscribed cannot be overtaken by the next run's read.
+ * unsubscribed cannot be overtaken by the next run's read. A write is waited for at most the
+ * store's `timeoutMs` (30 s for a store that does not state one).
  */
 export function serialised<T>(
   store: SessionStore,
@@ -36,7 +53,7 @@ export function serialised<T>(
     const writes: Promise<unknown>[] = [];
     return from(previous).pipe(
       switchMap(() => body((write) => writes.push(write))),
-      finalize(() => void Promise.allSettled(writes).then(release)),
+      finalize(() => void settledWithin(writes, store.timeoutMs ?? DEFAULT_HOLD_MS).then(release)),
     );
   });
 }

@@ -36,6 +36,7 @@ function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': toolCall.name,
         'gen_ai.tool.call.id': toolCall.id,
+        'gen_ai.tool.type': 'function',
       },
       parent: env.trace,
     },
@@ -71,6 +72,13 @@ function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable
               'tool call ended',
             );
             scope.span?.setAttribute('rxagent.tool.status', outcome.status);
+            if (outcome.status !== 'ok') {
+              const { cause } = outcome.error ?? {};
+              scope.fail(
+                cause instanceof Error ? cause.name : outcome.status,
+                outcome.error?.message ?? outcome.status,
+              );
+            }
             return { type: 'tool-result', step, toolCall, outcome };
           }),
           finalize(() => {

@@ -62,14 +62,22 @@ async function breakStale(path: string, options: FileLockOptions): Promise<void>
   if (!(await create(breaker, `${nodeOs().hostname()}\n${process.pid}\n`))) {
     const other = await readHolder(breaker);
     // A breaker left by a process that died in this few-line window goes stale by age.
-    if (other && other.ageMs > options.staleMs) await nodeFsp().unlink(breaker).catch(() => undefined);
+    if (other && other.ageMs > options.staleMs)
+      await nodeFsp()
+        .unlink(breaker)
+        .catch(() => undefined);
     return;
   }
   try {
     const again = await readHolder(path);
-    if (again && again.token === seen.token) await nodeFsp().unlink(path).catch(() => undefined);
+    if (again && again.token === seen.token)
+      await nodeFsp()
+        .unlink(path)
+        .catch(() => undefined);
   } finally {
-    await nodeFsp().unlink(breaker).catch(() => undefined);
+    await nodeFsp()
+      .unlink(breaker)
+      .catch(() => undefined);
   }
 }
 
@@ -86,7 +94,11 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const token = globalThis.crypto.randomUUID();
   const deadline = Date.now() + options.timeoutMs;
-  for (let attempt = 0; !(await create(path, `${nodeOs().hostname()}\n${process.pid}\n${token}\n`)); attempt += 1) {
+  for (
+    let attempt = 0;
+    !(await create(path, `${nodeOs().hostname()}\n${process.pid}\n${token}\n`));
+    attempt += 1
+  ) {
     if (Date.now() > deadline)
       throw new Error(`timed out after ${options.timeoutMs} ms waiting for the lock ${path}`);
     await breakStale(path, options);
@@ -96,6 +108,9 @@ export async function withFileLock<T>(
     return await work();
   } finally {
     const mine = await readHolder(path).catch(() => null);
-    if (mine?.token === token) await nodeFsp().unlink(path).catch(() => undefined);
+    if (mine?.token === token)
+      await nodeFsp()
+        .unlink(path)
+        .catch(() => undefined);
   }
 }

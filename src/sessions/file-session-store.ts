@@ -1,12 +1,12 @@
 import { nodeBuiltin } from '../core/node-builtin.ts';
-import { SessionConflictError, SessionStoreError } from '../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from './append-request.ts';
 import { withFileLock } from './file-lock.ts';
-import { parseSessionFile, readSessionFile, type SessionFile, sessionFileText } from './session-file.ts';
+import { appendInPlace, rewrite } from './file-session-append.ts';
+import { parseSessionFile, readSessionFile } from './session-file.ts';
 import { assertSessionId } from './session-id.ts';
-import { mergeMetadata } from './session-snapshot.ts';
 import type { SessionStore } from './session-store.ts';
-import { parseTagged, stringifyTagged } from './tagged-json.ts';
+import { storeOperation } from './store-operation.ts';
+import { storeTimeouts } from './store-timeouts.ts';
 
 const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileSessionStore');
 const nodePath = () => nodeBuiltin('node:path', 'fileSessionStore');
@@ -17,93 +17,72 @@ export interface FileSessionStoreOptions extends SessionStoreOptions {
   dir: string;
   /** How long an append waits for another process's lock. @default 10_000 */
   lockTimeoutMs?: number;
+  /** How long one read or write of the disk may take once the lock is held. @default 10_000 */
+  queryTimeoutMs?: number;
   /** A lock older than this is taken over even when its holder looks alive. @default 30_000 */
   lockStaleMs?: number;
 }
 
 /**
- * Sessions as files in one directory, safe for many processes on one machine: an append takes a
- * lock file, writes a temporary file, `fsync`s it, renames it over the session and `fsync`s the
- * directory, so a crash leaves the old or the new session, never half of one.
+ * Sessions as files in one directory, safe for many processes on one machine. A file is one line
+ * per message and a head line after each append; an append takes a lock file, writes its message
+ * lines at the end, `fsync`s, writes the new head line and `fsync`s again, so it costs the same at
+ * any session length and a crash leaves the old or the new session, never half of one. A new or
+ * expired session is written to a temporary file renamed over it. Every operation is bounded by
+ * `lockTimeoutMs + queryTimeoutMs` (then a `SessionStoreError`).
  * @example fileSessionStore({ dir: './sessions', ttlMs: 7 * 24 * 3600_000 })
  */
 export function fileSessionStore(options: FileSessionStoreOptions): SessionStore {
   const { dir } = options;
   const now = options.now ?? Date.now;
-  const lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.lockStaleMs ?? 30_000 };
+  const timeouts = storeTimeouts({
+    lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
+    ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
+  });
+  const timeoutMs = timeouts.lockTimeoutMs + timeouts.queryTimeoutMs;
+  const lock = { timeoutMs: timeouts.lockTimeoutMs, staleMs: options.lockStaleMs ?? 30_000 };
   const queues = new Map<string, Promise<unknown>>();
   let ready: Promise<unknown> | undefined;
   const pathOf = (id: string) => nodePath().join(dir, `${assertSessionId(id)}.json`);
 
-  function fail(operation: string, error: unknown): never {
-    if (SessionConflictError.is(error)) throw error;
-    throw new SessionStoreError('file', operation, { cause: error });
-  }
+  const bounded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
+    storeOperation('file', operation, work, timeoutMs);
 
-  // One queue per id keeps this process's appends in order and off the lock file's retry loop.
+  // One queue per id keeps this process's appends in order and off the lock file's retry loop; a
+  // hung disk call leaves the queue when its operation times out.
   function exclusive<T>(id: string, operation: string, work: () => Promise<T>): Promise<T> {
     const run = (queues.get(id) ?? Promise.resolve())
       .catch(() => undefined)
-      .then(async () => {
-        ready ??= nodeFsp().mkdir(dir, { recursive: true, mode: 0o700 });
-        await ready;
-        return withFileLock(`${pathOf(id)}.lock`, lock, work);
-      })
-      .catch((error: unknown) => fail(operation, error));
+      .then(() =>
+        bounded(operation, async () => {
+          ready ??= nodeFsp().mkdir(dir, { recursive: true, mode: 0o700 });
+          await ready;
+          return withFileLock(`${pathOf(id)}.lock`, lock, work);
+        }),
+      );
     const tail = run.catch(() => undefined);
     queues.set(id, tail);
     void tail.then(() => queues.get(id) === tail && queues.delete(id));
     return run;
   }
 
-  async function write(path: string, file: SessionFile): Promise<void> {
-    const temporary = `${path}.${globalThis.crypto.randomUUID()}.tmp`;
-    const handle = await nodeFsp().open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(sessionFileText(file));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await nodeFsp().rename(temporary, path);
-    const directory = await nodeFsp().open(dir, 'r');
-    try {
-      await directory.sync();
-    } finally {
-      await directory.close();
-    }
-  }
-
   return {
+    timeoutMs,
     get: async (id) => {
       const path = pathOf(id);
-      const file = await readSessionFile(path).catch((error: unknown) => fail('get', error));
-      return file && !isExpired(file.updatedAtMs, options.ttlMs, now()) ? parseSessionFile(id, file) : null;
+      return bounded('get', async () => {
+        const file = await readSessionFile(path, id);
+        return file && !isExpired(file.updatedAtMs, options.ttlMs, now()) ? parseSessionFile(id, file) : null;
+      });
     },
     append: async (id, messages, appendOptions) => {
       const request = appendRequest(id, messages, appendOptions);
       const path = pathOf(id);
       return exclusive(id, 'append', async () => {
         const at = now();
-        const read = await readSessionFile(path);
-        const current = read && !isExpired(read.updatedAtMs, options.ttlMs, at) ? read : null;
-        const version = current?.version ?? 0;
-        if (request.expectedVersion !== undefined && request.expectedVersion !== version) {
-          throw new SessionConflictError(id, request.expectedVersion, version);
-        }
-        const metadata = mergeMetadata(
-          current ? (parseTagged(current.metadata) as Record<string, unknown>) : {},
-          request.metadata,
+        return (
+          (await appendInPlace(path, request, at, options.ttlMs)) ?? rewrite(path, request, at, options.ttlMs)
         );
-        const next: SessionFile = {
-          version: version + 1,
-          createdAtMs: current?.createdAtMs ?? at,
-          updatedAtMs: at,
-          metadata: stringifyTagged(metadata),
-          messages: [...(current?.messages ?? []), ...request.encoded],
-        };
-        await write(path, next);
-        return parseSessionFile(id, next);
       });
     },
     delete: async (id) => {
@@ -111,8 +90,13 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       await exclusive(id, 'delete', () => nodeFsp().unlink(path).catch(ignoreMissing));
     },
     prune: async (olderThanMs) => {
-      const names = await nodeFsp().readdir(dir).catch((error: unknown) =>
-        (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : fail('prune', error),
+      const names = await bounded('prune', () =>
+        nodeFsp()
+          .readdir(dir)
+          .catch((error: unknown) => {
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+            throw error;
+          }),
       );
       let removed = 0;
       for (const name of names) {
@@ -123,7 +107,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         }
         const path = nodePath().join(dir, name);
         const gone = await exclusive(id, 'prune', async () => {
-          const file = await readSessionFile(path);
+          const file = await readSessionFile(path, id).catch(() => null);
           const at = now();
           if (
             !file ||
@@ -148,6 +132,11 @@ function ignoreMissing(error: unknown): void {
 /** Temporary files a crashed writer left behind go once they are older than the prune age. */
 async function pruneTemporary(path: string, olderThanMs: number): Promise<void> {
   if (!path.endsWith('.tmp')) return;
-  const info = await nodeFsp().stat(path).catch(() => null);
-  if (info && Date.now() - info.mtimeMs > olderThanMs) await nodeFsp().unlink(path).catch(() => undefined);
+  const info = await nodeFsp()
+    .stat(path)
+    .catch(() => null);
+  if (info && Date.now() - info.mtimeMs > olderThanMs)
+    await nodeFsp()
+      .unlink(path)
+      .catch(() => undefined);
 }

@@ -4,6 +4,7 @@ import { decodeMessage } from './message-codec.ts';
 import { assertSessionId } from './session-id.ts';
 import { mergeMetadata, sessionSnapshot } from './session-snapshot.ts';
 import type { Session, SessionStore } from './session-store.ts';
+import { appendedSession } from './stored-session.ts';
 import { parseTagged, stringifyTagged } from './tagged-json.ts';
 
 interface Entry {
@@ -75,18 +76,19 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
         current ? (parseTagged(current.metadata) as Record<string, unknown>) : {},
         request.metadata,
       );
+      // The array grows in place (reads copy it), so an append costs the same at any length.
+      const added = request.encoded.map((text) => frozen(decodeMessage(text)));
+      const kept = current?.messages ?? [];
+      for (const entry of added) kept.push(entry);
       const entry: Entry = {
-        messages: [
-          ...(current?.messages ?? []),
-          ...request.encoded.map((text) => frozen(decodeMessage(text))),
-        ],
+        messages: kept,
         metadata: stringifyTagged(metadata),
         version: version + 1,
         createdAtMs: current?.createdAtMs ?? at,
         updatedAtMs: at,
       };
       entries.set(id, entry);
-      return snapshot(id, entry);
+      return appendedSession({ ...entry, id, metadata, messageCount: kept.length });
     },
     delete: async (id) => {
       assertSessionId(id);

@@ -1,47 +1,115 @@
 import { nodeBuiltin } from '../core/node-builtin.ts';
-import { decodeMessage } from './message-codec.ts';
+import { SessionCorruptError } from '../core/index.ts';
+import { decodeStoredMessages, decodeStoredMetadata } from './message-codec.ts';
 import { sessionSnapshot } from './session-snapshot.ts';
 import type { Session } from './session-store.ts';
-import { parseTagged } from './tagged-json.ts';
 
 const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileSessionStore');
 
-/** A session as `fileSessionStore` keeps it: messages stay encoded so an append never re-parses them. */
-export interface SessionFile {
+/** A session file's head: what an append needs, read from the file's tail. */
+export interface SessionFileHead {
   version: number;
   createdAtMs: number;
   updatedAtMs: number;
   /** Tagged JSON of the metadata object. */
   metadata: string;
-  /** One tagged-JSON message each. */
+  /** How many message lines the head commits. */
+  messageCount: number;
+}
+
+/** A whole session as `fileSessionStore` keeps it: messages stay encoded (one tagged-JSON text each). */
+export interface SessionFile extends SessionFileHead {
   messages: string[];
 }
 
-interface Header {
-  format: 'rxagent-session/1';
-  version: number;
-  createdAtMs: number;
-  updatedAtMs: number;
-  metadata: string;
+/** Head lines start with this byte; message lines (tagged-JSON objects) start with `{`. */
+export const HEAD_MARK = '@';
+const FORMAT = 'rxagent-session/2';
+const LEGACY = 'rxagent-session/1';
+
+/**
+ * The line that commits an append: every message line before it belongs to the session, so an
+ * append writes its messages, syncs, then writes this line and syncs again. Lines after the last
+ * head line are a torn append and are ignored (and cut off by the next append).
+ */
+export function headLine(head: SessionFileHead): string {
+  const { version, createdAtMs, updatedAtMs, metadata, messageCount } = head;
+  return `${HEAD_MARK}${JSON.stringify({ format: FORMAT, version, createdAtMs, updatedAtMs, metadata, messageCount })}\n`;
+}
+
+/** A whole file's text: one line per message (tagged JSON never holds a raw newline), then the head line. */
+export function sessionFileText(file: SessionFile): string {
+  return file.messages.map((line) => `${line}\n`).join('') + headLine(file);
 }
 
 /**
- * The file's text: a JSON header line, then one line per message (tagged JSON never holds a raw
- * newline, so lines split exactly).
+ * The head a head line (without its mark and newline) holds.
+ * @throws TypeError when it is not one
  */
-export function sessionFileText(file: SessionFile): string {
-  const header: Header = {
-    format: 'rxagent-session/1',
-    version: file.version,
-    createdAtMs: file.createdAtMs,
-    updatedAtMs: file.updatedAtMs,
-    metadata: file.metadata,
+export function parseHead(json: string): SessionFileHead {
+  const head = JSON.parse(json) as Record<string, unknown>;
+  const numbers = ['version', 'createdAtMs', 'updatedAtMs', 'messageCount'].map((key) => head[key]);
+  if (
+    head['format'] !== FORMAT ||
+    !numbers.every(Number.isSafeInteger) ||
+    typeof head['metadata'] !== 'string'
+  )
+    throw new TypeError('not an rxagent session head');
+  const [version, createdAtMs, updatedAtMs, messageCount] = numbers as number[];
+  return {
+    version: version!,
+    createdAtMs: createdAtMs!,
+    updatedAtMs: updatedAtMs!,
+    messageCount: messageCount!,
+    metadata: head['metadata'],
   };
-  return [JSON.stringify(header), ...file.messages].join('\n') + '\n';
 }
 
-/** Reads a session file, or `null` when there is none. A file that is not one of ours throws. */
-export async function readSessionFile(path: string): Promise<SessionFile | null> {
+function parseLegacy(lines: string[]): SessionFile {
+  const [first = '', ...rest] = lines;
+  const header = JSON.parse(first) as Record<string, unknown>;
+  const messages = rest.filter((line) => line !== '');
+  return {
+    version: Number(header['version']),
+    createdAtMs: Number(header['createdAtMs']),
+    updatedAtMs: Number(header['updatedAtMs']),
+    metadata: String(header['metadata']),
+    messageCount: messages.length,
+    messages,
+  };
+}
+
+/**
+ * The session a file's text commits. Also reads the first format (a header line, then the messages).
+ * @throws TypeError when the text is not a session file
+ */
+export function parseSessionText(text: string): SessionFile {
+  const lines = text.split('\n');
+  if (lines[0]?.startsWith(`{"format":"${LEGACY}"`)) return parseLegacy(lines);
+  // The last element follows the last newline: empty, or an unfinished line of a torn append.
+  lines.pop();
+  let committed: SessionFileHead | null = null;
+  const messages: string[] = [];
+  for (const line of lines) {
+    if (!line.startsWith(HEAD_MARK)) {
+      messages.push(line);
+      continue;
+    }
+    const head = parseHead(line.slice(HEAD_MARK.length));
+    if (head.messageCount !== messages.length)
+      throw new TypeError(`a head commits ${head.messageCount} messages, the file holds ${messages.length}`);
+    committed = head;
+  }
+  // Every file is created whole (renamed into place) with a head line: one without is not ours.
+  if (!committed) throw new TypeError('not an rxagent session file');
+  return { ...committed, messages: messages.slice(0, committed.messageCount) };
+}
+
+/**
+ * Reads a session file, or `null` when there is none.
+ * @throws SessionCorruptError when the file is not a session file
+ */
+export async function readSessionFile(path: string, id: string): Promise<SessionFile | null> {
   let text: string;
   try {
     text = await nodeFsp().readFile(path, 'utf8');
@@ -49,26 +117,22 @@ export async function readSessionFile(path: string): Promise<SessionFile | null>
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  const [first = '', ...rest] = text.split('\n');
-  const header = JSON.parse(first) as Partial<Header>;
-  if (header.format !== 'rxagent-session/1' || typeof header.version !== 'number') {
-    throw new Error(`${path} is not an rxagent session file`);
+  try {
+    return parseSessionText(text);
+  } catch (cause) {
+    throw new SessionCorruptError('file', id, 'head', cause);
   }
-  return {
-    version: header.version,
-    createdAtMs: Number(header.createdAtMs),
-    updatedAtMs: Number(header.updatedAtMs),
-    metadata: String(header.metadata),
-    messages: rest.filter((line) => line !== ''),
-  };
 }
 
-/** The frozen `Session` a file holds. */
+/**
+ * The frozen `Session` a file holds.
+ * @throws SessionCorruptError when a message or the metadata is not valid
+ */
 export function parseSessionFile(id: string, file: SessionFile): Session {
   return sessionSnapshot({
     id,
-    messages: file.messages.map(decodeMessage),
-    metadata: parseTagged(file.metadata) as Record<string, unknown>,
+    messages: decodeStoredMessages('file', id, file.messages),
+    metadata: decodeStoredMetadata('file', id, file.metadata),
     version: file.version,
     createdAtMs: file.createdAtMs,
     updatedAtMs: file.updatedAtMs,

@@ -13,6 +13,15 @@ export interface Session {
   readonly updatedAt: string;
 }
 
+/**
+ * What `SessionStore.append` returns: the session's head at its new version. The messages are not
+ * read back (an append costs the same at 10 messages as at 10,000); `get` reads them.
+ */
+export interface AppendedSession extends Omit<Session, 'messages'> {
+  /** How many messages the session holds after the append. */
+  readonly messageCount: number;
+}
+
 /** Options of `SessionStore.append`. */
 export interface AppendOptions {
   /** The version the caller read; a different current version raises `SessionConflictError`. */
@@ -25,17 +34,23 @@ export interface AppendOptions {
  * Where conversations live. Every implementation passes the same contract suite
  * (`test/sessions/session-store-contract.ts`): an append is atomic, a stale `expectedVersion` is a
  * `SessionConflictError`, and messages round-trip exactly (restored frozen, as `message()` makes
- * them). Ids are 1–128 characters of `A–Z a–z 0–9 _ -` (else `InvalidSessionIdError`, before any
+ * them); stored data that is not a session is a `SessionCorruptError`, never a message. Ids are 1–128 characters of `A–Z a–z 0–9 _ -` (else `InvalidSessionIdError`, before any
  * I/O); a backend failure is a `SessionStoreError`, and an append that raised one was never
  * acknowledged (it took effect whole or not at all).
  * Implementations: `memorySessionStore`, `fileSessionStore` (`rxagent`), `redisSessionStore`
  * (`rxagent/redis`), `postgresSessionStore` (`rxagent/postgres`), `mysqlSessionStore` (`rxagent/mysql`).
  */
 export interface SessionStore {
+  /**
+   * The longest one operation of this store stays pending before it rejects (every built-in store
+   * but memory has one). The agent's per-session queue waits no longer than this for a pending
+   * write before the next run on that session starts (30 s for a store that does not say).
+   */
+  readonly timeoutMs?: number;
   /** The session, or `null` when it does not exist (or has expired). */
   get(id: string): Promise<Session | null>;
-  /** Appends atomically (creating the session when needed) and returns it at its new version. */
-  append(id: string, messages: readonly Message[], options?: AppendOptions): Promise<Session>;
+  /** Appends atomically (creating the session when needed) and returns its head at the new version. */
+  append(id: string, messages: readonly Message[], options?: AppendOptions): Promise<AppendedSession>;
   delete(id: string): Promise<void>;
   /** Deletes sessions not updated for more than `olderThanMs` (and those past the store's TTL); returns how many. */
   prune(olderThanMs: number): Promise<number>;

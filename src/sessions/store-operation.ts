@@ -1,20 +1,37 @@
-import { SessionConflictError, SessionStoreError } from '../core/index.ts';
+import { SessionConflictError, SessionStoreError, TimeoutError } from '../core/index.ts';
 
 /**
- * Runs one operation of a session store: a `SessionConflictError` passes as it is, any other
- * failure becomes a `SessionStoreError` naming the store and the operation (the backend's error as
- * `cause`), so callers see one typed error whatever the backend.
- * @example storeOperation('redis', 'append', () => client.evalsha(…))
+ * Runs one operation of a session store: a `SessionConflictError` or `SessionStoreError` (a
+ * `SessionCorruptError` among them) passes as it is, any other failure becomes a
+ * `SessionStoreError` naming the store and the operation (the backend's error as `cause`), so
+ * callers see one typed error whatever the backend. With `timeoutMs`, an operation still pending
+ * then rejects with a `SessionStoreError` whose cause is a `TimeoutError` (the driver's own
+ * timeouts end the abandoned work).
+ * @example storeOperation('redis', 'append', () => client.evalsha(…), 20_000)
  */
 export async function storeOperation<T>(
   store: string,
   operation: string,
   work: () => Promise<T>,
+  timeoutMs?: number,
 ): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await work();
+    const running = work();
+    if (timeoutMs === undefined) return await running;
+    // The abandoned work may still reject later: that rejection is handled here, not left unhandled.
+    running.catch(() => undefined);
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new TimeoutError(timeoutMs, `No answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    return await Promise.race([running, expired]);
   } catch (error) {
-    if (SessionConflictError.is(error)) throw error;
+    if (SessionConflictError.is(error) || SessionStoreError.is(error)) throw error;
     throw new SessionStoreError(store, operation, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -7,6 +7,7 @@ import {
   InvalidSessionIdError,
   type Message,
   SessionConflictError,
+  SessionCorruptError,
   SessionStoreError,
   assistant,
   textOf,
@@ -30,6 +31,8 @@ export interface ContractTarget {
   droppable?(): Promise<{ store: SessionStore; cut(): Promise<void>; close(): Promise<void> }>;
   /** A store pointed at a server that is not there (a closed loopback port). */
   unreachable?(): SessionStore & { close?(): Promise<void> };
+  /** Overwrites the stored text of message `position` of session `id` in the backend itself. */
+  corrupt?(id: string, position: number, text: string): Promise<void>;
   /** Ends every connection `open` made. */
   close(): Promise<void>;
 }
@@ -81,15 +84,23 @@ export function sessionStoreContract(name: string, setup: () => Promise<Contract
       const sent = fixtureMessages();
       const appended = await store.append(id, sent, { metadata: { title: 'Weather', tags: ['a'], n: 1.5 } });
       const read = await store.get(id);
-      for (const session of [appended, read]) {
-        expect(session).not.toBeNull();
-        expect(session!.messages).toEqual(sent);
-        expect(session!.metadata).toEqual({ title: 'Weather', tags: ['a'], n: 1.5 });
-        expect(session!.version).toBe(1);
-        expect(session!.id).toBe(id);
-        expect(Object.isFrozen(session!.messages)).toBe(true);
-        for (const entry of session!.messages) expect(Object.isFrozen(entry)).toBe(true);
-      }
+      // An append returns the head only: its messages are not read back.
+      expect(appended).not.toHaveProperty('messages');
+      expect(appended).toEqual({
+        id,
+        version: 1,
+        messageCount: sent.length,
+        metadata: { title: 'Weather', tags: ['a'], n: 1.5 },
+        createdAt: read!.createdAt,
+        updatedAt: read!.updatedAt,
+      });
+      expect(Object.isFrozen(appended)).toBe(true);
+      expect(read!.messages).toEqual(sent);
+      expect(read!.metadata).toEqual({ title: 'Weather', tags: ['a'], n: 1.5 });
+      expect(read!.version).toBe(1);
+      expect(read!.id).toBe(id);
+      expect(Object.isFrozen(read!.messages)).toBe(true);
+      for (const entry of read!.messages) expect(Object.isFrozen(entry)).toBe(true);
       const image = read!.messages[1]!.content[1] as unknown as { data: unknown };
       expect(image.data).toBeInstanceOf(Uint8Array);
       expect((read!.messages[1]!.content[2] as unknown as { url: unknown }).url).toBeInstanceOf(URL);
@@ -127,9 +138,11 @@ export function sessionStoreContract(name: string, setup: () => Promise<Contract
       await store.append(id, [], { expectedVersion: 1, metadata: { b: undefined, c: { d: [1] } } });
       const last = await store.append(id, [user('two'), user('three')], { expectedVersion: 2 });
       expect(last.version).toBe(3);
-      expect(texts(last.messages)).toEqual(['one', 'two', 'three']);
+      expect(last.messageCount).toBe(3);
       expect(last.metadata).toEqual({ a: 1, c: { d: [1] } });
-      expect(await store.get(id)).toEqual(last);
+      const { messages, ...head } = (await store.get(id))!;
+      expect(texts(messages)).toEqual(['one', 'two', 'three']);
+      expect({ ...head, messageCount: messages.length }).toEqual(last);
     });
 
     it('rejects a stale expectedVersion with SessionConflictError and writes nothing', async () => {
@@ -180,8 +193,8 @@ export function sessionStoreContract(name: string, setup: () => Promise<Contract
       await store.delete(id);
       expect(await store.get(id)).toBeNull();
       const again = await store.append(id, [user('new')], { expectedVersion: 0 });
-      expect(again).toMatchObject({ version: 1, metadata: {} });
-      expect(texts(again.messages)).toEqual(['new']);
+      expect(again).toMatchObject({ version: 1, metadata: {}, messageCount: 1 });
+      expect(texts((await store.get(id))!.messages)).toEqual(['new']);
     });
 
     it('expires sessions after ttlMs on read, restarts them on append, and prunes old ones', async () => {
@@ -195,13 +208,40 @@ export function sessionStoreContract(name: string, setup: () => Promise<Contract
       expect(await timed.get(expired)).toBeNull();
       expect(texts((await timed.get(kept))!.messages)).toEqual(['recent']);
       const restarted = await timed.append(expired, [user('anew')], { expectedVersion: 0 });
-      expect(restarted.version).toBe(1);
-      expect(texts(restarted.messages)).toEqual(['anew']);
+      expect(restarted).toMatchObject({ version: 1, messageCount: 1 });
+      expect(texts((await timed.get(expired))!.messages)).toEqual(['anew']);
       clock += 20_000;
       // `kept` was last updated 50 s ago, `expired` 20 s ago: only `kept` is older than 40 s.
       expect(await timed.prune(40_000)).toBeGreaterThanOrEqual(1);
       expect(await timed.get(kept)).toBeNull();
       expect(await timed.get(expired)).not.toBeNull();
+    });
+
+    it('refuses to append what is not a message, writing nothing', async () => {
+      const id = fresh();
+      await store.append(id, [user('kept')]);
+      for (const bad of [{ role: 'wizard', content: 42 }, 'hello', { role: 'tool', content: 'no call id' }]) {
+        await expect(store.append(id, [bad as unknown as Message])).rejects.toBeInstanceOf(TypeError);
+      }
+      const read = await store.get(id);
+      expect(read!.version).toBe(1);
+      expect(texts(read!.messages)).toEqual(['kept']);
+    });
+
+    it('reads stored data that is not a message as SessionCorruptError, never as a message', async (context) => {
+      if (!target.corrupt) {
+        context.skip();
+        return;
+      }
+      for (const text of ['garbage{', 'null', '"hello"', '{"role":"wizard","content":42}', '[1,2]']) {
+        const id = fresh();
+        await store.append(id, [user('fine'), user('to be broken')]);
+        await target.corrupt(id, 1, text);
+        const error = await store.get(id).catch((e: unknown) => e);
+        expect(SessionCorruptError.is(error), `${text}: ${String(error)}`).toBe(true);
+        expect(SessionStoreError.is(error)).toBe(true);
+        expect(error).toMatchObject({ sessionId: id, position: 1, code: 'session_corrupt' });
+      }
     });
 
     it('loses and duplicates nothing with 50 concurrent appenders', async () => {

@@ -15,7 +15,8 @@ const table = `rxagent_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
 async function dropTables(...names: string[]): Promise<void> {
   const connection = await createConnection(at(3306));
-  for (const name of names) await connection.query(`DROP TABLE IF EXISTS \`${name}_messages\`, \`${name}\``);
+  for (const name of names)
+    await connection.query(`DROP TABLE IF EXISTS \`${name}_messages\`, \`${name}\`, \`${name}_schema\``);
   await connection.end();
 }
 
@@ -39,6 +40,15 @@ describe.skipIf(!up)('mysql', () => {
         };
       },
       unreachable: () => mysqlSessionStore({ uri: at(deadPort), table }),
+      corrupt: async (id, position, text) => {
+        const connection = await createConnection(at(3306));
+        await connection.query(`UPDATE \`${table}_messages\` SET body = ? WHERE session_id = ? AND seq = ?`, [
+          text,
+          id,
+          position,
+        ]);
+        await connection.end();
+      },
       close: async () => {
         await Promise.all(opened.map((store) => store.close()));
         await dropTables(table);
@@ -60,7 +70,7 @@ describe.skipIf(!up)('mysql', () => {
         await admin.query(`KILL ${Number(id)}`);
       });
     } finally {
-      await admin.query(`DROP TABLE IF EXISTS \`${own}_messages\`, \`${own}\``);
+      await admin.query(`DROP TABLE IF EXISTS \`${own}_messages\`, \`${own}\`, \`${own}_schema\``);
       await admin.end();
       await pool.end();
     }

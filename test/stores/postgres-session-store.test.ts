@@ -16,7 +16,7 @@ const table = `rxagent_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 async function dropTables(): Promise<void> {
   const client = new pg.Client({ connectionString: at(5432) });
   await client.connect();
-  await client.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}"`);
+  await client.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}", "${table}_schema"`);
   await client.end();
 }
 
@@ -40,6 +40,16 @@ describe.skipIf(!up)('postgres', () => {
         };
       },
       unreachable: () => postgresSessionStore({ connectionString: at(deadPort), table }),
+      corrupt: async (id, position, text) => {
+        const client = new pg.Client({ connectionString: at(5432) });
+        await client.connect();
+        await client.query(`UPDATE "${table}_messages" SET body = $3 WHERE session_id = $1 AND seq = $2`, [
+          id,
+          position,
+          text,
+        ]);
+        await client.end();
+      },
       close: async () => {
         await Promise.all(opened.map((store) => store.close()));
         await dropTables();
@@ -63,7 +73,7 @@ describe.skipIf(!up)('postgres', () => {
         await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       });
     } finally {
-      await admin.query(`DROP TABLE IF EXISTS "${own}_messages", "${own}"`);
+      await admin.query(`DROP TABLE IF EXISTS "${own}_messages", "${own}", "${own}_schema"`);
       await admin.end();
       await pool.end();
     }
@@ -83,7 +93,7 @@ describe.skipIf(!up)('postgres', () => {
     await store.append('pooled', []);
     await store.close();
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-    await pool.query(`DROP TABLE "${own}_messages", "${own}"`);
+    await pool.query(`DROP TABLE "${own}_messages", "${own}", "${own}_schema"`);
     await pool.end();
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { describe } from 'vitest';
 import { type RedisSessionStore, redisSessionStore } from '../../src/stores/redis/index.ts';
 import { sessionStoreContract } from '../sessions/session-store-contract.ts';
@@ -30,6 +31,11 @@ describe.skipIf(!up)('redis', () => {
         };
       },
       unreachable: () => redisSessionStore({ url: `redis://127.0.0.1:${deadPort}`, prefix }),
+      corrupt: async (id, position, text) => {
+        const raw = new Redis(url);
+        await raw.lset(`${prefix}{${id}}:messages`, position, text);
+        await raw.quit();
+      },
       close: async () => {
         const cleaner = redisSessionStore({ url, prefix });
         await cleaner.prune(-Date.now());

@@ -12,10 +12,14 @@ export class SessionStoreError extends RxAgentError {
   /** What was being done: `get`, `append`, `delete`, `prune` or `migrate`. */
   readonly operation: string;
 
-  constructor(store: string, operation: string, options: { cause?: unknown; message?: string } = {}) {
+  constructor(
+    store: string,
+    operation: string,
+    options: { cause?: unknown; message?: string; code?: string } = {},
+  ) {
     const reason =
       options.message ?? (options.cause instanceof Error ? options.cause.message : String(options.cause));
-    super(`The ${store} session store failed to ${operation}: ${reason}`, 'session_store', {
+    super(`The ${store} session store failed to ${operation}: ${reason}`, options.code ?? 'session_store', {
       cause: options.cause,
     });
     this.store = store;

@@ -1,22 +1,34 @@
-import { createPool, type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
+import { type Pool, type PoolConnection, type RowDataPacket } from 'mysql2/promise';
+import { SessionStoreError } from '../../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
+import { decodeStoredMetadata } from '../../sessions/message-codec.ts';
 import { planAppend, type SessionHead } from '../../sessions/plan-append.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
-import { headSnapshot } from '../../sessions/session-snapshot.ts';
 import type { SessionStore } from '../../sessions/session-store.ts';
 import { storeOperation } from '../../sessions/store-operation.ts';
-import { mysqlSchema, mysqlTables } from './mysql-schema.ts';
+import { type StoreTimeouts, storeTimeouts } from '../../sessions/store-timeouts.ts';
+import { appendedSession, storedSession } from '../../sessions/stored-session.ts';
+import { mysqlPool } from './mysql-pool.ts';
+import { mysqlTransaction } from './mysql-transaction.ts';
+import { mysqlSessionSchemaSql, mysqlTables, SESSION_SCHEMA_VERSION } from './mysql-schema.ts';
 
 /** Options of `mysqlSessionStore`. */
 export type MysqlSessionStoreOptions = ({ uri: string; pool?: never } | { pool: Pool; uri?: never }) &
-  SessionStoreOptions & {
-    /** The sessions table; messages go to `<table>_messages`. @default 'rxagent_sessions' */
+  SessionStoreOptions &
+  StoreTimeouts & {
+    /** The sessions table; messages go to `<table>_messages`, the schema version to `<table>_schema`. @default 'rxagent_sessions' */
     table?: string;
+    /**
+     * Create the tables on first use. `false` for a user with only row rights: run
+     * `mysqlSessionSchemaSql()` in your migrations; the store then only checks the schema version.
+     * @default true
+     */
+    migrate?: boolean;
   };
 
 /** A `SessionStore` on MySQL or MariaDB, with its schema step and its pool's end. */
 export interface MysqlSessionStore extends SessionStore {
-  /** Creates the tables if missing (also done on first use). */
+  /** Creates the tables if missing and records their schema version (also done on first use unless `migrate: false`). */
   migrate(): Promise<void>;
   /** Ends the pool the store opened from `uri`; a pool you passed is left open. */
   close(): Promise<void>;
@@ -38,59 +50,63 @@ const headOf = (row: HeadRow): SessionHead => ({
   updatedAtMs: Number(row.updated_at_ms),
 });
 
-/** InnoDB may pick a transaction as a deadlock victim; it was rolled back whole, so it is rerun. */
-const RETRIED = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_DUP_ENTRY']);
-
 /**
  * Sessions in MySQL or MariaDB (InnoDB), shared by every app server on the database: an append
  * runs in one transaction that takes the session row's lock (`INSERT … ON DUPLICATE KEY UPDATE`,
- * then `SELECT … FOR UPDATE`), checks the version and inserts the messages.
+ * then `SELECT … FOR UPDATE`), checks the version and inserts the messages; it reads no message
+ * back. A pool the store opens bounds connecting and lock waits; each statement is bounded on any
+ * pool, and every operation as a whole (`StoreTimeouts`).
  * @example mysqlSessionStore({ uri: 'mysql://root@127.0.0.1:3306/test' })
  */
 export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessionStore {
-  const tables = mysqlTables(options.table ?? 'rxagent_sessions');
-  const { sessions, messages } = tables;
+  const tableName = options.table ?? 'rxagent_sessions';
+  const { sessions, messages, schema } = mysqlTables(tableName);
   const now = options.now ?? Date.now;
-  const pool =
-    options.pool ?? createPool({ uri: options.uri, supportBigNumbers: true, bigNumberStrings: true });
+  const timeouts = storeTimeouts(options);
+  const { pool, end } = options.pool
+    ? { pool: options.pool, end: async () => undefined }
+    : mysqlPool(options.uri, timeouts);
+  const timeout = timeouts.queryTimeoutMs;
   let ready: Promise<void> | undefined;
 
   const guarded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
-    storeOperation('mysql', operation, work);
+    storeOperation('mysql', operation, work, timeouts.operationTimeoutMs);
 
-  async function transaction<T>(
-    work: (connection: PoolConnection) => Promise<T>,
-    readOnly = false,
-  ): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      const connection = await pool.getConnection();
-      try {
-        await connection.query(readOnly ? 'START TRANSACTION READ ONLY' : 'START TRANSACTION');
-        const result = await work(connection);
-        await connection.commit();
-        connection.release();
-        return result;
-      } catch (error) {
-        const broken = await connection.rollback().then(
-          () => false,
-          () => true,
-        );
-        // A connection that failed is destroyed rather than returned to the pool.
-        if (broken) connection.destroy();
-        else connection.release();
-        const code = (error as { code?: unknown }).code;
-        if (attempt < 5 && typeof code === 'string' && RETRIED.has(code)) continue;
-        throw error;
-      }
-    }
-  }
+  const transaction = <T>(work: (connection: PoolConnection) => Promise<T>, readOnly = false): Promise<T> =>
+    mysqlTransaction(
+      pool,
+      { timeoutMs: timeouts.queryTimeoutMs, deadlineMs: timeouts.operationTimeoutMs },
+      work,
+      readOnly,
+    );
 
   const migrate = async () => {
-    for (const statement of mysqlSchema(tables)) await pool.query(statement);
+    for (const statement of mysqlSessionSchemaSql({ table: tableName }))
+      await pool.query({ sql: statement, timeout });
+  };
+
+  // Without migrate, the tables must already be at this release's schema version.
+  const checkVersion = async () => {
+    const [rows] = await pool
+      .query<({ version: number } & RowDataPacket)[]>({
+        sql: `SELECT version FROM ${schema} WHERE component = 'sessions'`,
+        timeout,
+      })
+      .catch((cause: unknown) => {
+        throw new SessionStoreError('mysql', 'check the schema', {
+          cause,
+          message: `${schema} cannot be read (${cause instanceof Error ? cause.message : String(cause)}): run mysqlSessionSchemaSql() in your migrations`,
+        });
+      });
+    const found = rows[0]?.version ?? 0;
+    if (found < SESSION_SCHEMA_VERSION)
+      throw new SessionStoreError('mysql', 'check the schema', {
+        message: `the tables are at schema version ${found}, this release needs ${SESSION_SCHEMA_VERSION}: run mysqlSessionSchemaSql()`,
+      });
   };
 
   function prepared(): Promise<void> {
-    ready ??= migrate().catch((error: unknown) => {
+    ready ??= (options.migrate === false ? checkVersion() : migrate()).catch((error: unknown) => {
       ready = undefined;
       throw error;
     });
@@ -99,25 +115,29 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
 
   async function bodiesOf(connection: PoolConnection, id: string, count: number): Promise<string[]> {
     const [rows] = await connection.query<({ body: string } & RowDataPacket)[]>(
-      `SELECT body FROM ${messages} WHERE session_id = ? AND seq < ? ORDER BY seq`,
+      { sql: `SELECT body FROM ${messages} WHERE session_id = ? AND seq < ? ORDER BY seq`, timeout },
       [id, count],
     );
     return rows.map((row) => row.body);
   }
 
   return {
+    timeoutMs: timeouts.operationTimeoutMs,
     get: async (id) => {
       assertSessionId(id);
       return guarded('get', async () => {
         await prepared();
         // A read-only transaction reads one snapshot: the head and exactly the messages it counts.
         return transaction(async (connection) => {
-          const [rows] = await connection.query<HeadRow[]>(`SELECT * FROM ${sessions} WHERE id = ?`, [id]);
+          const [rows] = await connection.query<HeadRow[]>(
+            { sql: `SELECT * FROM ${sessions} WHERE id = ?`, timeout },
+            [id],
+          );
           const row = rows[0];
           if (!row || row.version === 0 || isExpired(Number(row.updated_at_ms), options.ttlMs, now()))
             return null;
           const head = headOf(row);
-          return headSnapshot(id, head, await bodiesOf(connection, id, head.messageCount));
+          return storedSession('mysql', id, head, await bodiesOf(connection, id, head.messageCount));
         }, true);
       });
     },
@@ -128,26 +148,36 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
         return transaction(async (connection) => {
           const at = now();
           await connection.query(
-            `INSERT INTO ${sessions} VALUES (?, 0, 0, '{}', ?, ?) ON DUPLICATE KEY UPDATE id = id`,
+            {
+              sql: `INSERT INTO ${sessions} VALUES (?, 0, 0, '{}', ?, ?) ON DUPLICATE KEY UPDATE id = id`,
+              timeout,
+            },
             [id, at, at],
           );
           const [rows] = await connection.query<HeadRow[]>(
-            `SELECT * FROM ${sessions} WHERE id = ? FOR UPDATE`,
+            { sql: `SELECT * FROM ${sessions} WHERE id = ? FOR UPDATE`, timeout },
             [id],
           );
           const plan = planAppend(rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
-          if (plan.restart) await connection.query(`DELETE FROM ${messages} WHERE session_id = ?`, [id]);
+          if (plan.restart)
+            await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id = ?`, timeout }, [id]);
           if (request.encoded.length > 0) {
             const values = request.encoded.map((body, index) => [id, plan.firstSeq + index, body]);
-            await connection.query(`INSERT INTO ${messages} (session_id, seq, body) VALUES ?`, [values]);
+            await connection.query(
+              { sql: `INSERT INTO ${messages} (session_id, seq, body) VALUES ?`, timeout },
+              [values],
+            );
           }
           const { head } = plan;
           await connection.query(
-            `UPDATE ${sessions} SET version = ?, message_count = ?, metadata = ?, created_at_ms = ?, updated_at_ms = ?
+            {
+              sql: `UPDATE ${sessions} SET version = ?, message_count = ?, metadata = ?, created_at_ms = ?, updated_at_ms = ?
              WHERE id = ?`,
+              timeout,
+            },
             [head.version, head.messageCount, head.metadata, head.createdAtMs, head.updatedAtMs, id],
           );
-          return headSnapshot(id, head, await bodiesOf(connection, id, head.messageCount));
+          return appendedSession({ id, ...head, metadata: decodeStoredMetadata('mysql', id, head.metadata) });
         });
       });
     },
@@ -156,8 +186,8 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
       await guarded('delete', async () => {
         await prepared();
         await transaction(async (connection) => {
-          await connection.query(`DELETE FROM ${sessions} WHERE id = ?`, [id]);
-          await connection.query(`DELETE FROM ${messages} WHERE session_id = ?`, [id]);
+          await connection.query({ sql: `DELETE FROM ${sessions} WHERE id = ?`, timeout }, [id]);
+          await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id = ?`, timeout }, [id]);
         });
       });
     },
@@ -167,19 +197,19 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
         const cutoff = now() - Math.min(olderThanMs, options.ttlMs ?? Infinity);
         return transaction(async (connection) => {
           const [rows] = await connection.query<({ id: string } & RowDataPacket)[]>(
-            `SELECT id FROM ${sessions} WHERE updated_at_ms < ? FOR UPDATE`,
+            { sql: `SELECT id FROM ${sessions} WHERE updated_at_ms < ? FOR UPDATE`, timeout },
             [cutoff],
           );
           const ids = rows.map((row) => row.id);
           if (ids.length === 0) return 0;
-          await connection.query(`DELETE FROM ${sessions} WHERE id IN (?)`, [ids]);
-          await connection.query(`DELETE FROM ${messages} WHERE session_id IN (?)`, [ids]);
+          await connection.query({ sql: `DELETE FROM ${sessions} WHERE id IN (?)`, timeout }, [ids]);
+          await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id IN (?)`, timeout }, [ids]);
           return ids.length;
         });
       }),
     migrate: () => guarded('migrate', migrate),
     close: async () => {
-      if (!options.pool) await pool.end();
+      await end();
     },
   };
 }

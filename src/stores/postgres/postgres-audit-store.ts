@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { AuditLogError } from '../../core/index.ts';
+import { type StoreTimeouts, storeTimeouts } from '../../sessions/store-timeouts.ts';
 import {
   type AuditChainHead,
   type AuditChainVerification,
@@ -10,8 +11,28 @@ import {
   verifyAuditChain,
 } from '../../tools/audit/audit-chain.ts';
 import { filterRecords, type ToolInvocationStore } from '../../tools/audit/tool-invocation-store.ts';
+import { pgPool } from './pg-pool.ts';
 import { pgTransaction } from './pg-transaction.ts';
 import { postgresTables } from './postgres-schema.ts';
+
+/**
+ * The statement that creates (idempotently) the table of `postgresAuditStore`: for your migration
+ * tool, when the store runs with `migrate: false` under a role that may only read and write rows.
+ * @param options `table`: as given to the store. @default { table: 'rxagent_audit' }
+ * @example await client.query(postgresAuditSchemaSql().join(';\n'))
+ */
+export function postgresAuditSchemaSql(options: { table?: string } = {}): readonly string[] {
+  const { sessions: table } = postgresTables(options.table ?? 'rxagent_audit');
+  return [
+    `CREATE TABLE IF NOT EXISTS ${table} (
+      seq bigint PRIMARY KEY,
+      hash text NOT NULL,
+      tool text NOT NULL,
+      actor_id text,
+      entry text NOT NULL
+    )`,
+  ];
+}
 
 /** Options of `postgresAuditStore`. */
 export type PostgresAuditStoreOptions = (
@@ -21,7 +42,9 @@ export type PostgresAuditStoreOptions = (
   table?: string;
   /** HMAC-SHA-256 key of the chain (keep it away from the database: who has it can re-chain). */
   key?: AuditKey;
-};
+  /** Create the table on first use; `false` for a role with only row rights (run `postgresAuditSchemaSql()` yourself). @default true */
+  migrate?: boolean;
+} & StoreTimeouts;
 
 /** The result of `PostgresAuditStore.verify`. */
 export type AuditTableVerification = AuditChainVerification;
@@ -43,8 +66,7 @@ export interface PostgresAuditStore extends ToolInvocationStore {
  */
 export function postgresAuditStore(options: PostgresAuditStoreOptions): PostgresAuditStore {
   const { sessions: table } = postgresTables(options.table ?? 'rxagent_audit');
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
-  if (!options.pool) pool.on('error', () => undefined);
+  const pool = options.pool ?? pgPool(options.connectionString, storeTimeouts(options));
   let ready: Promise<void> | undefined;
 
   // Every write takes the table's advisory lock: one appender at a time, so the chain cannot fork.
@@ -56,17 +78,14 @@ export function postgresAuditStore(options: PostgresAuditStoreOptions): Postgres
 
   const migrate = () =>
     transaction(async (client) => {
-      await client.query(`CREATE TABLE IF NOT EXISTS ${table} (
-        seq bigint PRIMARY KEY,
-        hash text NOT NULL,
-        tool text NOT NULL,
-        actor_id text,
-        entry text NOT NULL
-      )`);
+      for (const statement of postgresAuditSchemaSql(
+        options.table === undefined ? {} : { table: options.table },
+      ))
+        await client.query(statement);
     });
 
   function prepared(): Promise<void> {
-    ready ??= migrate().catch((error: unknown) => {
+    ready ??= (options.migrate === false ? Promise.resolve() : migrate()).catch((error: unknown) => {
       ready = undefined;
       throw error;
     });

@@ -3,6 +3,7 @@ import type { AgentEvent } from '../../agent/index.ts';
 import { ReplayExpiredError, RunFailedError, RunNotFoundError, RxAgentError } from '../../core/index.ts';
 import type { RunEnd, RunEventStore, SequencedEvent } from '../../http/index.ts';
 import { eventId, parseEventId } from '../../http/index.ts';
+import { DEFAULT_STORE_TIMEOUTS } from '../../sessions/store-timeouts.ts';
 import { type RedisConnectionOptions, redisConnection } from './redis-connection.ts';
 
 /** Options of {@link redisRunEventStore}. */
@@ -69,7 +70,11 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     end: (runId, end) => write(runId, '*', 'end', JSON.stringify(endOf(end)), retainMs),
     read: (runId, afterSeq) =>
       new Observable<SequencedEvent>((subscriber) => {
-        const reader = client.duplicate({ connectionName });
+        // A blocking read waits up to blockMs by design: its command bound is the block plus the usual one.
+        const reader = client.duplicate({
+          connectionName,
+          commandTimeout: blockMs + DEFAULT_STORE_TIMEOUTS.queryTimeoutMs,
+        });
         reader.on('error', () => undefined);
         let stopped = false;
         let lastSeq = afterSeq;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /** A Lua script run by its SHA1, loaded again when the server has forgotten it (after a restart). */
 export interface RedisScript {
-  run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+  run(client: Redis | Cluster, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
 }
 
 /**
