@@ -72,7 +72,8 @@ export function agUiHandler(
     }
     const { threadId, runId } = input;
     // Interrupts of runs that ended (cancelled, timed out, forgotten) can no longer be answered.
-    for (const [key, run] of paused) if (runs.status(run.runId) !== 'running') paused.delete(key);
+    for (const [key, run] of paused)
+      if (runs.statusHere(run.runId) !== 'awaiting-approval') paused.delete(key);
     let registryRunId: string;
     let lastEventId: string | undefined;
     if (input.resume && input.resume.length > 0) {
@@ -95,7 +96,7 @@ export function agUiHandler(
           entry.status === 'resolved' &&
           (payload === true ||
             (typeof payload === 'object' && payload !== null && Reflect.get(payload, 'approved') === true));
-        runs.decide(first.runId, run!.toolCallId, approved);
+        await runs.decide(first.runId, run!.toolCallId, { approved }).catch(() => undefined);
         paused.delete(entry.interruptId);
       }
       registryRunId = first.runId;
@@ -130,7 +131,7 @@ export function agUiHandler(
       }),
       // A client that leaves before the run finished or paused stopped it (AG-UI's abortRun).
       finalize(() => {
-        if (!ended) runs.cancel(registryRunId);
+        if (!ended) void runs.cancel(registryRunId);
       }),
     );
     return sse(events$);

@@ -7,12 +7,16 @@ import { eventId, type SequencedEvent } from './sequenced-event.ts';
 export interface MemoryRunEventStoreOptions {
   /** The newest events kept per run; older ones can no longer be replayed. @default 10_000 */
   replayLimit?: number;
+  /** The bytes of events kept per run (their JSON); older ones can no longer be replayed. @default 16_777_216 (16 MiB) */
+  maxRunBytes?: number;
 }
 
 interface RunLog {
   /** The kept events; `events[0]` is the `firstSeq`-th. */
   events: SequencedEvent[];
   firstSeq: number;
+  /** The bytes of `events`. */
+  bytes: number;
   live: Subject<SequencedEvent>;
   end?: RunEnd;
   /** An event is being handed to the live readers (one of them may end the run meanwhile). */
@@ -33,7 +37,16 @@ function endLive(log: RunLog, end: RunEnd): void {
  */
 export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): RunEventStore {
   const replayLimit = options.replayLimit ?? 10_000;
+  const maxRunBytes = options.maxRunBytes ?? 16 * 1024 * 1024;
   const runs = new Map<string, RunLog>();
+  let heldBytes = 0;
+  const dropOldest = (log: RunLog) => {
+    const dropped = log.events.shift();
+    if (!dropped) return;
+    log.firstSeq += 1;
+    log.bytes -= sizeOf(dropped);
+    heldBytes -= sizeOf(dropped);
+  };
   const logOf = (runId: string): RunLog => {
     const log = runs.get(runId);
     if (!log) throw new RunNotFoundError(runId);
@@ -41,15 +54,15 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
   };
   return {
     open(runId) {
-      runs.set(runId, { events: [], firstSeq: 1, live: new Subject(), delivering: false });
+      runs.set(runId, { events: [], firstSeq: 1, bytes: 0, live: new Subject(), delivering: false });
     },
     append(runId, event) {
       const log = logOf(runId);
       log.events.push(event);
-      if (log.events.length > replayLimit) {
-        log.events.shift();
-        log.firstSeq += 1;
-      }
+      log.bytes += sizeOf(event);
+      heldBytes += sizeOf(event);
+      while (log.events.length > replayLimit || (log.bytes > maxRunBytes && log.events.length > 1))
+        dropOldest(log);
       log.delivering = true;
       try {
         log.live.next(event);
@@ -64,13 +77,15 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
       log.end = end;
       if (!log.delivering) endLive(log, end);
     },
+    check: async (runId, afterSeq) => {
+      const refused = refusal(runs.get(runId), runId, afterSeq);
+      if (refused) throw refused;
+    },
     read(runId, afterSeq) {
       return new Observable<SequencedEvent>((subscriber) => {
         const log = runs.get(runId);
-        if (!log) return subscriber.error(new RunNotFoundError(runId));
-        const lastSeq = log.firstSeq + log.events.length - 1;
-        if (afterSeq + 1 < log.firstSeq || afterSeq > lastSeq)
-          return subscriber.error(new ReplayExpiredError(runId, eventId(runId, afterSeq)));
+        const refused = refusal(log, runId, afterSeq);
+        if (refused || !log) return subscriber.error(refused);
         let cursor = afterSeq;
         // Re-reads the length on every turn: an event appended while the subscriber handles one
         // (synchronously) is replayed here rather than missed.
@@ -92,7 +107,29 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
     delete(runId) {
       const log = runs.get(runId);
       runs.delete(runId);
+      if (log) heldBytes -= log.bytes;
       if (log && !log.end) log.live.complete();
     },
+    heldBytes: () => heldBytes,
   };
+}
+
+/** Why a read of `runId` after `afterSeq` cannot start, if it cannot. */
+function refusal(log: RunLog | undefined, runId: string, afterSeq: number): Error | undefined {
+  if (!log) return new RunNotFoundError(runId);
+  const lastSeq = log.firstSeq + log.events.length - 1;
+  if (afterSeq + 1 < log.firstSeq || afterSeq > lastSeq)
+    return new ReplayExpiredError(runId, eventId(runId, afterSeq));
+  return undefined;
+}
+
+/** What an event costs to hold, about: its JSON's length (memoised per event). */
+const sizes = new WeakMap<SequencedEvent, number>();
+function sizeOf(event: SequencedEvent): number {
+  let size = sizes.get(event);
+  if (size === undefined) {
+    size = JSON.stringify(event.event).length + event.id.length + 64;
+    sizes.set(event, size);
+  }
+  return size;
 }
