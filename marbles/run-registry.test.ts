@@ -4,6 +4,7 @@ import type { AgentEvent } from '../src/agent/agent-event.ts';
 import {
   ApprovalNotPendingError,
   ReplayExpiredError,
+  RunCancelledError,
   RunNotFoundError,
   TooManyRunsError,
 } from '../src/core/index.ts';
@@ -75,14 +76,18 @@ describe('RunRegistry', () => {
     });
   });
 
-  it('stops only on cancel: watchers see the end, the source is unsubscribed', async () => {
+  it('stops only on cancel: watchers see the end (RunCancelledError), the source is unsubscribed', async () => {
     const answers: Promise<unknown>[] = [];
     createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const runs = new RunRegistry({ createId: ids() });
       const src = cold('-a-b-c-d|', events);
       const { id } = runs.start(src);
       at(() => answers.push(expect(runs.cancel(id)).resolves.toBe(true)), 4);
-      expectObservable(runs.attach(id)).toBe('-a-b|', { a: seq(1, events.a), b: seq(2, events.b) });
+      expectObservable(runs.attach(id)).toBe(
+        '-a-b#',
+        { a: seq(1, events.a), b: seq(2, events.b) },
+        new RunCancelledError(id),
+      );
       expectSubscriptions(src.subscriptions).toBe('^---!');
       at(() => answers.push(expect(runs.cancel(id)).resolves.toBe(false)), 6);
     });
@@ -108,7 +113,11 @@ describe('RunRegistry', () => {
           }),
       );
       at(() => void runs.cancel(id), 4);
-      expectObservable(runs.attach(id)).toBe('-a-b|', { a: seq(1, events.a), b: seq(2, events.b) });
+      expectObservable(runs.attach(id)).toBe(
+        '-a-b#',
+        { a: seq(1, events.a), b: seq(2, events.b) },
+        new RunCancelledError(id),
+      );
       expectSubscriptions(src.subscriptions).toBe('^---!');
       at(() => expect(runs.statusHere(id)).toBe('cancelled'), 5);
     });
@@ -126,15 +135,16 @@ describe('RunRegistry', () => {
         first.push(text(event));
         if (text(event) === 'b') void runs.cancel(id); // e.g. a Stop handled while the event is written
       },
-      complete: () => first.push('|'),
+      error: (error: unknown) => first.push(RunCancelledError.is(error) ? 'stopped' : 'failed'),
     });
-    runs
-      .attach(id)
-      .subscribe({ next: (event) => second.push(text(event)), complete: () => second.push('|') });
+    runs.attach(id).subscribe({
+      next: (event) => second.push(text(event)),
+      error: (error: unknown) => second.push(RunCancelledError.is(error) ? 'stopped' : 'failed'),
+    });
     source.next(events.a);
     source.next(events.b);
-    expect(first).toEqual(['a', 'b', '|']);
-    expect(second).toEqual(['a', 'b', '|']);
+    expect(first).toEqual(['a', 'b', 'stopped']);
+    expect(second).toEqual(['a', 'b', 'stopped']);
     expect(source.observed).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import { ReplayExpiredError, RunNotFoundError } from '../core/index.ts';
+import { ReplayExpiredError, RunCancelledError, RunNotFoundError } from '../core/index.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
 import { eventId, type SequencedEvent } from './sequenced-event.ts';
 
@@ -24,9 +24,16 @@ interface RunLog {
 }
 
 /** Ends the live feed the way the run ended. */
-function endLive(log: RunLog, end: RunEnd): void {
-  if (end.type === 'failed') log.live.error(end.error);
-  else log.live.complete();
+function endLive(log: RunLog, end: RunEnd, runId: string): void {
+  const error = endError(end, runId);
+  if (error === undefined) log.live.complete();
+  else log.live.error(error);
+}
+
+/** How a read ends for a run that ended so: completes (`undefined`) or errors with this. */
+function endError(end: RunEnd, runId: string): unknown {
+  if (end.type === 'failed') return end.error;
+  return end.type === 'cancelled' ? new RunCancelledError(runId) : undefined;
 }
 
 /**
@@ -69,13 +76,13 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
       } finally {
         log.delivering = false;
         // A reader that ended the run (a Stop) while handling this event: the others get it first.
-        if (log.end) endLive(log, log.end);
+        if (log.end) endLive(log, log.end, runId);
       }
     },
     end(runId, end) {
       const log = logOf(runId);
       log.end = end;
-      if (!log.delivering) endLive(log, end);
+      if (!log.delivering) endLive(log, end, runId);
     },
     check: async (runId, afterSeq) => {
       const refused = refusal(runs.get(runId), runId, afterSeq);
@@ -97,8 +104,9 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
           subscriber.next(next);
         }
         if (log.end) {
-          if (log.end.type === 'failed') subscriber.error(log.end.error);
-          else subscriber.complete();
+          const error = endError(log.end, runId);
+          if (error === undefined) subscriber.complete();
+          else subscriber.error(error);
           return;
         }
         return log.live.subscribe(subscriber);

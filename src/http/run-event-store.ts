@@ -19,7 +19,8 @@ export interface RunEventStore {
   end(runId: string, end: RunEnd): void;
   /**
    * The events of a run after the `afterSeq`-th (0: from the start), then the live ones, until the
-   * run ends: completes when it completed or was cancelled, errors with its error when it failed.
+   * run ends: completes when it completed, errors with `RunCancelledError` when it was cancelled
+   * and with its error when it failed.
    * Errors with `RunNotFoundError` for an unknown run and `ReplayExpiredError` when the first event
    * wanted is no longer kept (or `afterSeq` is past the run's last event: nothing can be resumed there).
    */

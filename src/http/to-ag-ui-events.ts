@@ -1,8 +1,9 @@
 import { type AGUIEvent, EventType, type Interrupt } from '@ag-ui/core';
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agent-event.ts';
-import { RxAgentError, type ToolCall } from '../core/index.ts';
+import { RunCancelledError, type ToolCall } from '../core/index.ts';
 import { type AgUiMappingState, approvalInterrupt, closeAll, mapAgentEvent } from './ag-ui-mapping.ts';
+import { publicError } from './public-error.ts';
 
 /** An AG-UI protocol event (`@ag-ui/core`). */
 export type AgUiEvent = AGUIEvent;
@@ -59,11 +60,12 @@ export function toAgUiEvents(options: ToAgUiEventsOptions): OperatorFunction<Age
           for (const mapped of mapAgentEvent(state, event)) subscriber.next(mapped);
         },
         error(error: unknown) {
-          finish({
-            type: EventType.RUN_ERROR,
-            message: RxAgentError.is(error) ? error.message : 'The run failed',
-            code: RxAgentError.is(error) ? error.code : 'internal_error',
-          });
+          if (RunCancelledError.is(error)) {
+            finish({ type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'cancelled' } });
+            return;
+          }
+          const { message, code } = publicError(error);
+          finish({ type: EventType.RUN_ERROR, message, code });
         },
         complete() {
           finish({

@@ -3,7 +3,12 @@ import { Redis } from 'ioredis';
 import { concat, interval, map, NEVER, type Observable, take } from 'rxjs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
-import { ApprovalNotPendingError, RunLostError, RunNotFoundError } from '../../src/core/index.ts';
+import {
+  ApprovalNotPendingError,
+  RunCancelledError,
+  RunLostError,
+  RunNotFoundError,
+} from '../../src/core/index.ts';
 import {
   fromSSE,
   RunRegistry,
@@ -85,9 +90,9 @@ const ticks = (n: number, ms: number): Observable<AgentEvent> =>
 
 describe('RunRegistry across app servers sharing a redisRunEventStore', () => {
   it('a watcher on server B keeps a run on server A alive past graceMs, and B reads it all', async () => {
-    const a = await appServer({ graceMs: 300 });
+    const a = await appServer({ graceMs: 1000 });
     const b = await appServer();
-    const { id } = a.runs.start(ticks(30, 50)); // 1.5 s, five times the grace
+    const { id } = a.runs.start(ticks(30, 100)); // 3 s, three times the grace
     await known(b.runs, id);
     const { events, error } = await settle(fromSSE(`${b.url}/runs/${id}`, { maxReconnects: 0 }));
     expect(error).toBeUndefined();
@@ -106,6 +111,7 @@ describe('RunRegistry across app servers sharing a redisRunEventStore', () => {
         ticks(1000, 20),
       ),
     );
+    await known(b.runs, id);
     const watched = settle(fromSSE(`${b.url}/runs/${id}`, { maxReconnects: 0 }));
     await until(() => a.runs.statusHere(id) === 'awaiting-approval');
     await known(b.runs, id, 'awaiting-approval'); // B reads it from Redis
@@ -123,7 +129,7 @@ describe('RunRegistry across app servers sharing a redisRunEventStore', () => {
     await expect(cancelled.json()).resolves.toEqual({ cancelled: true });
     await until(() => a.runs.statusHere(id) === 'cancelled');
     const { events, error } = await watched;
-    expect(error).toBeUndefined();
+    expect(error).toBeInstanceOf(RunCancelledError);
     expect(texts(events).slice(0, 2)).toEqual(['approval-requested', 'approved']);
     await expect(b.runs.status(id)).resolves.toBe('cancelled');
   });

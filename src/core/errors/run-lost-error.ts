@@ -7,6 +7,8 @@ import { RxAgentError } from './rx-agent-error.ts';
 export class RunLostError extends RxAgentError {
   static override readonly kind: string = 'RunLostError';
   readonly runId: string;
+  /** `writer_gone`: its server stopped; `expired`: its events left the store. */
+  readonly reason: 'writer_gone' | 'expired';
 
   constructor(runId: string, reason: 'writer_gone' | 'expired') {
     super(
@@ -16,5 +18,6 @@ export class RunLostError extends RxAgentError {
       'run_lost',
     );
     this.runId = runId;
+    this.reason = reason;
   }
 }

@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import type { AgentEvent } from '../../agent/index.ts';
 import {
   ReplayExpiredError,
+  RunCancelledError,
   RunFailedError,
   RunLostError,
   RunNotFoundError,
@@ -9,6 +10,7 @@ import {
 } from '../../core/index.ts';
 import type { RunEnd, RunEventStore, SequencedEvent } from '../../http/index.ts';
 import { eventId, parseEventId } from '../../http/index.ts';
+import { publicError } from '../../http/public-error.ts';
 import { type RedisConnectionOptions, redisConnection } from './redis-connection.ts';
 import { redisRunControl } from './redis-run-control.ts';
 
@@ -152,6 +154,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
               const end = JSON.parse(value) as StoredEnd;
               if (end.type === 'failed')
                 subscriber.error(new RunFailedError(end.message, end.name, end.code));
+              else if (end.type === 'cancelled') subscriber.error(new RunCancelledError(runId));
               else subscriber.complete();
               return true;
             }
@@ -227,8 +230,7 @@ type StoredEnd =
 
 function endOf(end: RunEnd): StoredEnd {
   if (end.type !== 'failed') return { type: end.type };
-  const { error } = end;
-  return RxAgentError.is(error)
-    ? { type: 'failed', name: error.name, code: error.code, message: error.message }
-    : { type: 'failed', name: 'Error', code: 'internal_error', message: 'The run failed' };
+  // What crosses to another server is what a browser may see (no provider text).
+  const { name, code, message } = publicError(end.error);
+  return { type: 'failed', name, code, message };
 }
