@@ -26,3 +26,22 @@ export type RunAuthorize = (
  * started with one only to an actor with the same id.
  */
 export const sameActor: RunAuthorize = (actor, run) => run.owner === undefined || actor?.id === run.owner;
+
+/**
+ * `then(permitted)` once `authorize` has answered: at once when it answers at once (so the effects
+ * on a run held in this process are synchronous), else when its Promise settles.
+ */
+export function whenAuthorized<T>(
+  authorize: RunAuthorize,
+  actor: Actor | undefined,
+  run: RunResource,
+  action: RunAction,
+  then: (permitted: boolean) => T,
+): Promise<T> {
+  try {
+    const answer = authorize(actor, run, action);
+    return typeof answer === 'boolean' ? Promise.resolve(then(answer)) : answer.then(then);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

@@ -1,6 +1,5 @@
 import {
   asyncScheduler,
-  catchError,
   concatMap,
   defer,
   first,
@@ -21,8 +20,9 @@ import type { Actor } from '../security/actor.ts';
 import { HeldRun } from './held-run.ts';
 import { memoryRunEventStore } from './memory-run-event-store.ts';
 import type { ApprovalQuestion } from './run-approvals.ts';
-import { type RunAction, type RunAuthorize, sameActor } from './run-authorize.ts';
-import type { RunCommand, RunControl, SharedRunState } from './run-control.ts';
+import { RemoteRuns } from './remote-runs.ts';
+import { type RunAction, type RunAuthorize, sameActor, whenAuthorized } from './run-authorize.ts';
+import type { RunCommand } from './run-control.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
 import type { RunDecision, Runs, RunStatus } from './runs.ts';
 import { eventId, parseEventId, type SequencedEvent } from './sequenced-event.ts';
@@ -86,6 +86,7 @@ export class RunRegistry implements Runs {
   readonly #authorize: RunAuthorize;
   readonly #scheduler: SchedulerLike;
   readonly #createId: () => string;
+  readonly #remote: RemoteRuns;
 
   constructor(options: RunRegistryOptions = {}) {
     this.#store = options.eventStore ?? memoryRunEventStore({ replayLimit: options.replayLimit ?? 10_000 });
@@ -97,6 +98,7 @@ export class RunRegistry implements Runs {
     this.#authorize = options.authorize ?? sameActor;
     this.#scheduler = options.scheduler ?? asyncScheduler;
     this.#createId = options.createId ?? (() => crypto.randomUUID());
+    this.#remote = new RemoteRuns(this.#store.control, this.#authorize);
   }
 
   /**
@@ -186,15 +188,15 @@ export class RunRegistry implements Runs {
    */
   cancel(runId: string, options: { actor?: Actor | undefined } = {}): Promise<boolean> {
     const run = this.#runs.get(runId);
-    if (run)
-      return this.#guarded(options.actor, run.id, run.owner, 'cancel', (ok) => ok && this.#cancel(run));
-    return this.#remote(runId, options.actor, 'cancel', async (state, control) => {
-      if (!state || (state.status !== 'running' && state.status !== 'awaiting-approval')) return false;
-      return control.send(runId, { type: 'cancel' });
-    }).catch((error: unknown) => {
-      if (RunNotFoundError.is(error)) return false;
-      throw error;
-    });
+    if (!run) return this.#remote.cancel(runId, options.actor);
+    const resource = { type: 'run' as const, id: runId, owner: run.owner };
+    return whenAuthorized(
+      this.#authorize,
+      options.actor,
+      resource,
+      'cancel',
+      (ok) => ok && this.#cancel(run),
+    );
   }
 
   /**
@@ -209,25 +211,20 @@ export class RunRegistry implements Runs {
     options: { actor?: Actor | undefined } = {},
   ): Promise<void> {
     const run = this.#runs.get(runId);
-    if (run)
-      return this.#guarded(options.actor, runId, run.owner, 'decide', (ok) => {
-        if (!ok) throw new RunNotFoundError(runId);
-        if (!run.approvals.decide(toolCallId, decision.approved))
-          throw new ApprovalNotPendingError(runId, toolCallId);
-        this.#publish(run);
-      });
-    return this.#remote(runId, options.actor, 'decide', async (state, control) => {
-      if (!state.pending.includes(toolCallId)) throw new ApprovalNotPendingError(runId, toolCallId);
-      const command: RunCommand = { type: 'decide', toolCallId, approved: decision.approved };
-      if (!(await control.send(runId, command))) throw new RunNotFoundError(runId);
+    if (!run) return this.#remote.decide(runId, toolCallId, decision.approved, options.actor);
+    const resource = { type: 'run' as const, id: runId, owner: run.owner };
+    return whenAuthorized(this.#authorize, options.actor, resource, 'decide', (ok) => {
+      if (!ok) throw new RunNotFoundError(runId);
+      if (!run.approvals.decide(toolCallId, decision.approved))
+        throw new ApprovalNotPendingError(runId, toolCallId);
+      this.#publish(run);
     });
   }
 
   /** Where a run is, on whichever server runs it, or `null` for a run no server knows. */
-  async status(runId: string): Promise<RunStatus | null> {
+  status(runId: string): Promise<RunStatus | null> {
     const held = this.statusHere(runId);
-    if (held) return held;
-    return ((await this.#store.control?.state(runId)) ?? null)?.status ?? null;
+    return held ? Promise.resolve(held) : this.#remote.status(runId);
   }
 
   /** Where a run this registry holds is, at once; `undefined` for a run it does not hold. */
@@ -251,68 +248,22 @@ export class RunRegistry implements Runs {
   /** The run held here (or `undefined` for one another server runs), once `actor` may `action` it. */
   #allowed(runId: string, actor: Actor | undefined, action: RunAction): Observable<HeldRun | undefined> {
     const run = this.#runs.get(runId);
-    const owner$ = run
-      ? of(run.owner)
-      : this.#store.control
-        ? from(this.#store.control.state(runId)).pipe(
-            map((state) => {
-              if (!state) throw new RunNotFoundError(runId);
-              return state.owner;
-            }),
-          )
-        : of(undefined);
-    return owner$.pipe(
-      concatMap((owner) => this.#permits$(actor, runId, owner, action)),
-      switchMap((ok) => {
+    return (run ? of(run.owner) : this.#remote.owner$(runId)).pipe(
+      concatMap((owner) => {
+        const answer = this.#authorize(actor, { type: 'run', id: runId, owner }, action);
+        return typeof answer === 'boolean' ? of(answer) : from(answer);
+      }),
+      map((ok) => {
         if (!ok) throw new RunNotFoundError(runId);
-        return of(run);
+        return run;
       }),
     );
   }
 
-  #permits$(actor: Actor | undefined, id: string, owner: string | undefined, action: RunAction) {
-    const answer = this.#authorize(actor, { type: 'run', id, owner }, action);
-    return typeof answer === 'boolean' ? of(answer) : from(answer);
-  }
-
-  /** `then(permitted)`, at once when `authorize` answers at once (a local run's effects are synchronous). */
-  #guarded<T>(
-    actor: Actor | undefined,
-    id: string,
-    owner: string | undefined,
-    action: RunAction,
-    then: (permitted: boolean) => T,
-  ): Promise<T> {
-    try {
-      const answer = this.#authorize(actor, { type: 'run', id, owner }, action);
-      return typeof answer === 'boolean' ? Promise.resolve(then(answer)) : answer.then(then);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  /** `then` for a run another server runs, once `actor` may `action` it (else RunNotFoundError). */
-  async #remote<T>(
-    runId: string,
-    actor: Actor | undefined,
-    action: RunAction,
-    then: (state: SharedRunState, control: RunControl) => Promise<T>,
-  ): Promise<T> {
-    const control = this.#store.control;
-    const state = await control?.state(runId);
-    if (!control || !state) throw new RunNotFoundError(runId);
-    const ok = await this.#authorize(actor, { type: 'run', id: runId, owner: state.owner }, action);
-    if (!ok) throw new RunNotFoundError(runId);
-    return then(state, control);
-  }
-
   /** Emits once nobody has watched the run for `graceMs`, here or (per the store) elsewhere. */
   #unwatched(run: HeldRun): Observable<unknown> {
-    const control = this.#store.control;
-    const elsewhere = () =>
-      control ? from(control.watched(run.id)).pipe(catchError(() => of(false))) : of(false);
     return run.unwatchedFor(this.#graceMs, this.#scheduler).pipe(
-      concatMap(elsewhere),
+      concatMap(() => this.#remote.watched$(run.id)),
       repeat(),
       first((watched) => !watched),
     );
