@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { concat, interval, map, NEVER, type Observable, take } from 'rxjs';
+import { concat, interval, map, NEVER, type Observable, take, tap } from 'rxjs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
 import {
@@ -14,6 +17,7 @@ import {
   RunRegistry,
   type RunRegistryOptions,
   runErrorAnswer,
+  type SequencedEvent,
   writeSSE,
 } from '../../src/http/index.ts';
 import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
@@ -175,6 +179,32 @@ describe('RunRegistry across app servers sharing a redisRunEventStore', () => {
     expect(events.length).toBeGreaterThan(0);
     expect(error).toBeInstanceOf(RunLostError);
   }, 15_000);
+
+  it('ends the watchers with RunLostError within a bound when the writing process is killed', async () => {
+    const b = await appServer();
+    const writer = spawn(process.execPath, [
+      '--conditions=rxagent-source',
+      fileURLToPath(new URL('./support/run-writer.ts', import.meta.url)),
+      url,
+      prefix,
+    ]);
+    try {
+      const [line] = (await once(writer.stdout, 'data')) as [Buffer];
+      const id = line.toString().trim();
+      await known(b.runs, id);
+      const seen: SequencedEvent[] = [];
+      const watched = settle(b.runs.attach(id).pipe(tap((event) => seen.push(event))));
+      await until(() => seen.length >= 5);
+      writer.kill('SIGKILL');
+      const killedAt = Date.now();
+      const { error } = await watched;
+      expect(error).toBeInstanceOf(RunLostError);
+      // leaseMs (600) + blockMs (100), with room for a loaded machine.
+      expect(Date.now() - killedAt).toBeLessThan(5_000);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  }, 20_000);
 
   it('ends the watchers with RunLostError when the run expired from Redis', async () => {
     const a = await appServer();
