@@ -16,8 +16,8 @@ export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
  * `cache-control: no-cache`, `x-accel-buffering: no`), for fetch-style servers (Hono, Next.js
  * route handlers, Bun, Deno). Subscribes at once (the run starts streaming into the body); a client that goes away
  * cancels the body, which unsubscribes; a client that reads too slowly ends the stream with a
- * `SlowConsumerError` instead of making the server buffer without bound (a resumed run's replay
- * (the first `maxReplayBytes` sent) may wait unread).
+ * `SlowConsumerError` instead of making the server buffer without bound (the first
+ * `maxReplayBytes` sent, a resumed run's replay, may wait unread).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param init status, headers, and the {@link SSEStreamOptions}
  * @example

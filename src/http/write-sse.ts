@@ -22,7 +22,7 @@ export interface WriteSSEOptions extends SSEStreamOptions {
  * `event: error` at the end. A client that disconnects unsubscribes (a `RunRegistry` run goes on:
  * disconnect is not cancel); one that reads so slowly that more than `maxBufferedBytes` wait in the
  * socket is cut off with a `SlowConsumerError` (passed to `onError`) instead of buffering without bound
- * (a resumed run's replay (the first `maxReplayBytes` sent) may wait unsent).
+ * (the first `maxReplayBytes` sent, a resumed run's replay, may wait unsent).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param res the response; its headers are sent at once
  * @param options heartbeat, `retry:`, buffer limit, headers, `onError`
