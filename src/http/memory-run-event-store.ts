@@ -131,12 +131,15 @@ function refusal(log: RunLog | undefined, runId: string, afterSeq: number): Erro
   return undefined;
 }
 
-/** What an event costs to hold, about: its JSON's length (memoised per event). */
+/** The heap an event takes besides its JSON, about (objects, strings' headers): measured in bench/run-registry-memory.ts. */
+const EVENT_OVERHEAD = 144;
+
+/** What an event costs to hold, about: its JSON's length and the overhead (memoised per event). */
 const sizes = new WeakMap<SequencedEvent, number>();
 function sizeOf(event: SequencedEvent): number {
   let size = sizes.get(event);
   if (size === undefined) {
-    size = JSON.stringify(event.event).length + event.id.length + 64;
+    size = JSON.stringify(event.event).length + event.id.length + EVENT_OVERHEAD;
     sizes.set(event, size);
   }
   return size;
