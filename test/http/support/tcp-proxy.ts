@@ -9,6 +9,10 @@ export interface TcpProxy {
   readonly connections: number;
   /** Destroys every open connection (both sides). */
   drop(): void;
+  /** Refuses (closes at once) new connections for `ms`, as a server that is down. */
+  refuseFor(ms: number): void;
+  /** Stops forwarding on every open connection without closing it, as a dead NAT entry would. */
+  freeze(): void;
   close(): Promise<void>;
 }
 
@@ -17,7 +21,12 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const { hostname, port } = new URL(target);
   const open = new Set<Socket>();
   let connections = 0;
+  let refusingUntil = 0;
   const server = createServer((client) => {
+    if (Date.now() < refusingUntil) {
+      client.destroy();
+      return;
+    }
     connections += 1;
     const upstream = connect(Number(port), hostname);
     for (const [from, to] of [
@@ -44,6 +53,15 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       return connections;
     },
     drop,
+    refuseFor(ms) {
+      refusingUntil = Date.now() + ms;
+    },
+    freeze() {
+      for (const socket of open) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         drop();
