@@ -50,13 +50,19 @@ export interface Summary {
 /** A target: rxagent's median over raw's median, per metric. */
 export interface Target {
   mode: Mode;
-  metric: 'ms' | 'rssMB';
+  metric: 'ms' | 'ttftMs' | 'rssMB';
   max: number;
+  /** Only at this many SSE events per server write; every write mode when absent. */
+  perWrite?: number;
+  /** Only in this phase; both when absent. */
+  phase?: Phase;
 }
 
-/** The targets of issues 2 and 3. */
+/** The targets of issues 2 and 3 (every write mode), and of issue 15 (one event per write). */
 export const TARGETS: readonly Target[] = [
   { mode: 'text', metric: 'ms', max: 1.25 },
+  { mode: 'text', metric: 'ms', max: 1.1, perWrite: 1 },
+  { mode: 'text', metric: 'ttftMs', max: 1.2, perWrite: 1, phase: 'cold' },
   { mode: 'tools', metric: 'ms', max: 1.3 },
   { mode: 'tools', metric: 'rssMB', max: 1.3 },
   { mode: 'concurrent', metric: 'ms', max: 1.3 },
@@ -64,6 +70,18 @@ export const TARGETS: readonly Target[] = [
   { mode: 'anthropic-text', metric: 'ms', max: 1.3 },
   { mode: 'anthropic-tools', metric: 'ms', max: 1.3 },
 ];
+
+/** One mode at one write size: what every runner produced. */
+export interface BenchCase {
+  mode: Mode;
+  /** SSE events per server write. */
+  perWrite: number;
+  results: RunnerResult[];
+}
+
+/** `text · 1 event/write`: how a case is named in tables and verdicts. */
+export const caseLabel = (mode: Mode, perWrite: number): string =>
+  `${mode} · ${perWrite} event${perWrite === 1 ? '' : 's'}/write`;
 
 /** The median of `values` (NaN when empty). */
 export function median(values: readonly number[]): number {
@@ -119,8 +137,8 @@ const fixed = (n: number | undefined, digits: number): string =>
 const times = (n: number | undefined): string =>
   n === undefined || Number.isNaN(n) ? '—' : `${n.toFixed(2)}×`;
 
-/** The per-mode table, as lines: cold and warm side by side. */
-export function formatTable(mode: Mode, results: readonly RunnerResult[]): string[] {
+/** The table of one mode at one write size, as lines: cold and warm side by side. */
+export function formatTable({ mode, perWrite, results }: BenchCase): string[] {
   const head = [
     'runner',
     'cold ms',
@@ -175,33 +193,39 @@ export function formatTable(mode: Mode, results: readonly RunnerResult[]): strin
     spec.warmStreams === spec.streams
       ? ''
       : ` (warm pass: ${spec.warmStreams} of the ${spec.streams} streams)`;
-  return [`── ${mode} ──${warmNote}`, line(head), ...rows.map(line)];
+  return [`── ${caseLabel(mode, perWrite)} ──${warmNote}`, line(head), ...rows.map(line)];
 }
 
-/** One target's verdict in one phase. */
+/** One target's verdict in one phase at one write size. */
 export interface Verdict extends Target {
   phase: Phase;
+  perWrite: number;
   ratio?: number;
   status: 'PASS' | 'FAIL' | 'n/a';
   note?: string;
 }
 
-/** Judges rxagent against every target of the modes that ran, cold and warm. */
-export function judge(byMode: ReadonlyMap<Mode, readonly RunnerResult[]>): Verdict[] {
-  return TARGETS.filter((t) => byMode.has(t.mode)).flatMap((t) =>
-    PHASES.map((phase): Verdict => {
-      const results = byMode.get(t.mode) ?? [];
-      const rx = results.find((r) => r.runner === 'rxagent');
-      const ratio = rx?.summary?.[phase]?.ratio?.[t.metric];
-      if (ratio === undefined) {
-        const note = !rx
-          ? 'rxagent not run'
-          : rx.skipped
-            ? `rxagent skipped: ${rx.skipped}`
-            : `no rxagent or raw ${phase} samples`;
-        return { ...t, phase, status: 'n/a', note };
-      }
-      return { ...t, phase, ratio, status: ratio <= t.max ? 'PASS' : 'FAIL' };
-    }),
+/** The targets that apply to `c`, in {@link TARGETS} order. */
+export const targetsOf = (c: Pick<BenchCase, 'mode' | 'perWrite'>): Target[] =>
+  TARGETS.filter((t) => t.mode === c.mode && (t.perWrite === undefined || t.perWrite === c.perWrite));
+
+/** Judges rxagent against every target of the cases that ran, in each phase the target names. */
+export function judge(cases: readonly BenchCase[]): Verdict[] {
+  return cases.flatMap((c) =>
+    targetsOf(c).flatMap((t) =>
+      PHASES.filter((phase) => t.phase === undefined || t.phase === phase).map((phase): Verdict => {
+        const rx = c.results.find((r) => r.runner === 'rxagent');
+        const ratio = rx?.summary?.[phase]?.ratio?.[t.metric];
+        if (ratio === undefined) {
+          const note = !rx
+            ? 'rxagent not run'
+            : rx.skipped
+              ? `rxagent skipped: ${rx.skipped}`
+              : `no rxagent or raw ${phase} samples`;
+          return { ...t, phase, perWrite: c.perWrite, status: 'n/a', note };
+        }
+        return { ...t, phase, perWrite: c.perWrite, ratio, status: ratio <= t.max ? 'PASS' : 'FAIL' };
+      }),
+    ),
   );
 }
