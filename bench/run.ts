@@ -22,6 +22,7 @@ import {
   type RunnerResult,
   type Sample,
   summarize,
+  type Target,
   TARGETS,
   targetsOf,
 } from './lib/report.ts';
@@ -55,7 +56,10 @@ console.log(
   `rxagent bench · node ${process.version} · ${availableParallelism()} cpus · ${rounds} rounds + 1 warm-up · ` +
     `write modes: ${WRITE_MODES.join(', ')} SSE event(s) per server write · server ${server.origin} · load ${load()}`,
 );
-console.log('×raw = median over rounds of (runner ÷ raw in the same round); TTFT = first content delta');
+console.log(
+  '×raw = median over rounds of (runner ÷ raw in the same round); TTFT = first content delta; ' +
+    'CPU = CPU time of the runner process in the pass (compare this one on a busy machine)',
+);
 console.log(
   WARM_PASSES
     ? `cold = each process's first request; warm = its pass after ${WARMUP_PASSES} untimed warm-up pass(es); ` +
@@ -67,6 +71,7 @@ const sampleOf = (round: number, pass: PassReport): Sample => ({
   round,
   ms: pass.ms!,
   ttftMs: pass.ttftMs!,
+  cpuMs: pass.cpuMs ?? Number.NaN,
   rssMB: pass.rssMB!,
   events: pass.events!,
 });
@@ -149,7 +154,11 @@ console.log(
 );
 const verdictText = (phase: string, v: (typeof verdicts)[number] | undefined): string =>
   !v ? '' : `${phase} ${v.ratio === undefined ? '—' : `${v.ratio.toFixed(2)}×`} ${v.status}`.padEnd(17);
-const METRIC_NAMES = { ms: 'wall time', ttftMs: 'time to first token', rssMB: 'peak RSS' } as const;
+const METRIC_NAMES = {
+  ms: 'wall time',
+  ttftMs: 'time to first token',
+  rssMB: 'peak RSS',
+} as const satisfies Record<Target['metric'], string>;
 for (const c of cases) {
   for (const target of targetsOf(c)) {
     const of = verdicts.filter(

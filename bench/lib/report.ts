@@ -14,6 +14,8 @@ export interface Sample {
   round: number;
   ms: number;
   ttftMs: number;
+  /** CPU time of the runner process during the pass (NaN from a runner that did not report it). */
+  cpuMs: number;
   rssMB: number;
   events: number;
 }
@@ -31,6 +33,7 @@ export interface RunnerResult {
 export interface Ratios {
   ms: number;
   ttftMs: number;
+  cpuMs: number;
   rssMB: number;
 }
 
@@ -40,6 +43,7 @@ export interface Summary {
   ms: number;
   eventsPerSec: number;
   ttftMs: number;
+  cpuMs: number;
   rssMB: number;
   /** Median over rounds of (this runner ÷ raw in the same round): paired, so load drift cancels. */
   ratio?: Ratios;
@@ -98,6 +102,7 @@ function summaryOf(samples: readonly Sample[]): Summary {
     ms,
     eventsPerSec: (median(samples.map((s) => s.events)) / ms) * 1000,
     ttftMs: median(samples.map((s) => s.ttftMs)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
     rssMB: median(samples.map((s) => s.rssMB)),
   };
 }
@@ -122,10 +127,16 @@ export function summarize(results: RunnerResult[]): void {
         return b ? [[s, b] as const] : [];
       });
       const paired = (m: keyof Ratios): number => median(pairs.map(([s, b]) => s[m] / b[m]));
-      summary.ratio = { ms: paired('ms'), ttftMs: paired('ttftMs'), rssMB: paired('rssMB') };
+      summary.ratio = {
+        ms: paired('ms'),
+        ttftMs: paired('ttftMs'),
+        cpuMs: paired('cpuMs'),
+        rssMB: paired('rssMB'),
+      };
       summary.ratioOfMedians = {
         ms: summary.ms / base.ms,
         ttftMs: summary.ttftMs / base.ttftMs,
+        cpuMs: summary.cpuMs / base.cpuMs,
         rssMB: summary.rssMB / base.rssMB,
       };
     }
@@ -148,6 +159,10 @@ export function formatTable({ mode, perWrite, results }: BenchCase): string[] {
     'TTFT cold',
     '×raw',
     'TTFT warm',
+    '×raw',
+    'CPU cold',
+    '×raw',
+    'CPU warm',
     '×raw',
     'RSS MB',
     '×raw',
@@ -172,6 +187,10 @@ export function formatTable({ mode, perWrite, results }: BenchCase): string[] {
       times(c?.ratio?.ttftMs),
       fixed(w?.ttftMs, 1),
       times(w?.ratio?.ttftMs),
+      fixed(c?.cpuMs, 1),
+      times(c?.ratio?.cpuMs),
+      fixed(w?.cpuMs, 1),
+      times(w?.ratio?.cpuMs),
       fixed(c?.rssMB, 1),
       times(c?.ratio?.rssMB),
       fixed(w?.rssMB, 1),
