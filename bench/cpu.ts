@@ -6,7 +6,8 @@
 //            the provider's mapper → retryWithBackoff → accumulateToolCalls → completeResponse,
 //            consumed by lib/rx-collector.ts (the `rxagent` runner's consumer).
 // Warmed up, then both interleaved; medians. Run: node --conditions=rxagent-source bench/cpu.ts
-// Env: BENCH_CPU_ITERATIONS (default 25, minimum 25), BENCH_CPU_CHUNK (bytes per chunk, default 1500).
+// Env: BENCH_CPU_ITERATIONS (default 25, minimum 25), BENCH_CPU_CHUNK (bytes per chunk, default 1500;
+// `event`: one chunk per SSE event, as the server's one-event-per-write mode), BENCH_CPU_MODES.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { from, type Observable } from 'rxjs';
@@ -25,16 +26,23 @@ import { checkOf, type StreamOutcome } from './lib/runner-harness.ts';
 import { createRxCollector } from './lib/rx-collector.ts';
 import { verify } from './lib/verify.ts';
 
-const MODES: readonly Mode[] = ['text', 'tools', 'anthropic-text', 'anthropic-tools'];
+const ALL_MODES: readonly Mode[] = ['text', 'tools', 'anthropic-text', 'anthropic-tools'];
+const MODES = ALL_MODES.filter((m) => (process.env.BENCH_CPU_MODES ?? m).split(',').includes(m));
 const ITERATIONS = Math.max(25, Number(process.env.BENCH_CPU_ITERATIONS ?? 25));
 const WARMUP = 10;
-const CHUNK_BYTES = Number(process.env.BENCH_CPU_CHUNK ?? 1500);
+/** Bytes per chunk, or 0: one chunk per SSE event. */
+const CHUNK_BYTES = process.env.BENCH_CPU_CHUNK === 'event' ? 0 : Number(process.env.BENCH_CPU_CHUNK ?? 1500);
 
-/** One stream's body, as the server renders it, cut every `CHUNK_BYTES` (mid-event, mid-character). */
+/**
+ * One stream's body, as the server renders it, cut every `CHUNK_BYTES` (mid-event, mid-character),
+ * or one chunk per event.
+ */
 function chunksOf(spec: ModeSpec): Uint8Array[] {
   const fixture = fixtureFor(spec.mode);
   const events = spec.wire === 'openai' ? renderOpenAI(fixture) : renderAnthropic(fixture);
-  const body = new TextEncoder().encode(events.join(''));
+  const encoder = new TextEncoder();
+  if (CHUNK_BYTES === 0) return events.map((event) => encoder.encode(event));
+  const body = encoder.encode(events.join(''));
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < body.length; i += CHUNK_BYTES) chunks.push(body.subarray(i, i + CHUNK_BYTES));
   return chunks;
@@ -149,7 +157,8 @@ function measure(mode: Mode): CpuResult {
 }
 
 console.log(
-  `${ITERATIONS} timed iterations after ${WARMUP} warm-up, interleaved · ${CHUNK_BYTES}-byte chunks · ` +
+  `${ITERATIONS} timed iterations after ${WARMUP} warm-up, interleaved · ` +
+    `${CHUNK_BYTES === 0 ? 'one chunk per event' : `${CHUNK_BYTES}-byte chunks`} · ` +
     'ms = median per stream · ×raw = ratio of medians · ns/event per content delta',
 );
 const head = [

@@ -3,28 +3,34 @@
 // process times a cold pass (its first request) and a warm pass (after one untimed warm-up).
 // Then the in-process CPU benchmark (cpu.ts) and tool validation (tool-validation.ts).
 // Env: BENCH_ROUNDS (default 5), BENCH_MODES=text,tools, BENCH_RUNNERS=raw,openai, BENCH_TIMEOUT_MS,
-// BENCH_WARM=0 (cold pass only), BENCH_WARMUP_PASSES (default 1), BENCH_EVENTS_PER_WRITE (see server.ts).
+// BENCH_WARM=0 (cold pass only), BENCH_WARMUP_PASSES (default 1), BENCH_WRITES=1,8 (write modes:
+// SSE events per server write; each mode runs once per write mode), BENCH_EVENTS_PER_WRITE (see server.ts),
+// BENCH_EXTRAS=0 (skip the in-process benchmarks at the end).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expectedFor } from './lib/fixtures.ts';
-import { isMode, MODE_SPECS, MODES, type Mode } from './lib/modes.ts';
+import { isMode, MODE_SPECS, MODES } from './lib/modes.ts';
 import {
+  type BenchCase,
+  caseLabel,
   formatTable,
   judge,
   PHASES,
   type RunnerResult,
   type Sample,
   summarize,
+  type Target,
   TARGETS,
+  targetsOf,
 } from './lib/report.ts';
 import { type PassReport, WARM_PASSES, WARMUP_PASSES } from './lib/runner-harness.ts';
 import { RUNNERS } from './lib/runners.ts';
 import { spawnRunner } from './lib/spawn-runner.ts';
 import { verify } from './lib/verify.ts';
-import { EVENTS_PER_WRITE, startBenchServer } from './server.ts';
+import { originFor, startBenchServer, WRITE_MODES } from './server.ts';
 
 const list = (value: string | undefined): string[] | undefined =>
   value
@@ -45,12 +51,15 @@ const runners = RUNNERS.filter((r) => !runnerNames || runnerNames.includes(r.nam
 
 const load = (): string => loadavg()[0]!.toFixed(2);
 const started = performance.now();
-const server = await startBenchServer();
+const server = await startBenchServer(WRITE_MODES);
 console.log(
   `rxagent bench · node ${process.version} · ${availableParallelism()} cpus · ${rounds} rounds + 1 warm-up · ` +
-    `${EVENTS_PER_WRITE} SSE events per server write · server ${server.origin} · load ${load()}`,
+    `write modes: ${WRITE_MODES.join(', ')} SSE event(s) per server write · server ${server.origin} · load ${load()}`,
 );
-console.log('×raw = median over rounds of (runner ÷ raw in the same round); TTFT = first content delta');
+console.log(
+  '×raw = median over rounds of (runner ÷ raw in the same round); TTFT = first content delta; ' +
+    'CPU = CPU time of the runner process in the pass (compare this one on a busy machine)',
+);
 console.log(
   WARM_PASSES
     ? `cold = each process's first request; warm = its pass after ${WARMUP_PASSES} untimed warm-up pass(es); ` +
@@ -62,77 +71,82 @@ const sampleOf = (round: number, pass: PassReport): Sample => ({
   round,
   ms: pass.ms!,
   ttftMs: pass.ttftMs!,
+  cpuMs: pass.cpuMs ?? Number.NaN,
   rssMB: pass.rssMB!,
   events: pass.events!,
 });
 
-const byMode = new Map<Mode, RunnerResult[]>();
+const cases: BenchCase[] = [];
 const loudFailures: string[] = [];
 for (const mode of modes) {
-  const expected = expectedFor(mode);
-  const expectedWarm = expectedFor(mode, MODE_SPECS[mode].warmStreams);
-  const eligible = runners.filter((r) => r.wires.includes(MODE_SPECS[mode].wire));
-  const results: RunnerResult[] = eligible.map((r) => ({
-    runner: r.name,
-    samples: { cold: [], warm: [] },
-    failures: [],
-  }));
-  const skippedRunners = new Set<string>();
-  const fail = (result: RunnerResult, message: string): void => {
-    result.failures.push(message);
-    loudFailures.push(message);
-    console.error(`\n!!! RUNNER FAILED VERIFICATION — ${message}\n`);
-  };
-  for (let round = 0; round <= rounds; round++) {
-    const order = eligible.map((_, i) => eligible[(i + round) % eligible.length]!);
-    const line: string[] = [];
-    for (const runner of order) {
-      if (skippedRunners.has(runner.name)) continue;
-      const result = results.find((r) => r.runner === runner.name)!;
-      const report = await spawnRunner(runner, mode, server.origin);
-      if (report.skipped) {
-        skippedRunners.add(runner.name);
-        result.skipped = report.skipped;
-        line.push(`${runner.name} skipped: ${report.skipped}`);
-        continue;
-      }
-      const problems = report.error ? [report.error] : verify(report, expected);
-      if (problems.length > 0) {
-        fail(result, `${mode} round ${round} ${runner.name} (cold): ${problems.join('; ')}`);
-        line.push(`${runner.name} FAILED`);
-        continue;
-      }
-      const cold = sampleOf(round, report);
-      if (round > 0) result.samples.cold.push(cold);
-      let warmText = '';
-      if (WARM_PASSES) {
-        const warm = report.warm;
-        const warmProblems = !warm
-          ? ['no warm pass in the report']
-          : warm.error
-            ? [warm.error]
-            : verify(warm, expectedWarm);
-        if (warm && warmProblems.length === 0) {
-          const sample = sampleOf(round, warm);
-          if (round > 0) result.samples.warm.push(sample);
-          warmText = `/${sample.ms.toFixed(0)}`;
-        } else {
-          fail(result, `${mode} round ${round} ${runner.name} (warm): ${warmProblems.join('; ')}`);
-          warmText = '/FAILED';
+  for (const perWrite of WRITE_MODES) {
+    const label = caseLabel(mode, perWrite);
+    const expected = expectedFor(mode);
+    const expectedWarm = expectedFor(mode, MODE_SPECS[mode].warmStreams);
+    const eligible = runners.filter((r) => r.wires.includes(MODE_SPECS[mode].wire));
+    const results: RunnerResult[] = eligible.map((r) => ({
+      runner: r.name,
+      samples: { cold: [], warm: [] },
+      failures: [],
+    }));
+    const skippedRunners = new Set<string>();
+    const fail = (result: RunnerResult, message: string): void => {
+      result.failures.push(message);
+      loudFailures.push(message);
+      console.error(`\n!!! RUNNER FAILED VERIFICATION — ${message}\n`);
+    };
+    for (let round = 0; round <= rounds; round++) {
+      const order = eligible.map((_, i) => eligible[(i + round) % eligible.length]!);
+      const line: string[] = [];
+      for (const runner of order) {
+        if (skippedRunners.has(runner.name)) continue;
+        const result = results.find((r) => r.runner === runner.name)!;
+        const report = await spawnRunner(runner, mode, originFor(server.origin, perWrite));
+        if (report.skipped) {
+          skippedRunners.add(runner.name);
+          result.skipped = report.skipped;
+          line.push(`${runner.name} skipped: ${report.skipped}`);
+          continue;
         }
+        const problems = report.error ? [report.error] : verify(report, expected);
+        if (problems.length > 0) {
+          fail(result, `${label} round ${round} ${runner.name} (cold): ${problems.join('; ')}`);
+          line.push(`${runner.name} FAILED`);
+          continue;
+        }
+        const cold = sampleOf(round, report);
+        if (round > 0) result.samples.cold.push(cold);
+        let warmText = '';
+        if (WARM_PASSES) {
+          const warm = report.warm;
+          const warmProblems = !warm
+            ? ['no warm pass in the report']
+            : warm.error
+              ? [warm.error]
+              : verify(warm, expectedWarm);
+          if (warm && warmProblems.length === 0) {
+            const sample = sampleOf(round, warm);
+            if (round > 0) result.samples.warm.push(sample);
+            warmText = `/${sample.ms.toFixed(0)}`;
+          } else {
+            fail(result, `${label} round ${round} ${runner.name} (warm): ${warmProblems.join('; ')}`);
+            warmText = '/FAILED';
+          }
+        }
+        line.push(`${runner.name} ${cold.ms.toFixed(0)}${warmText}ms`);
       }
-      line.push(`${runner.name} ${cold.ms.toFixed(0)}${warmText}ms`);
+      const what = round === 0 ? 'warm-up round' : `round ${round}/${rounds}`;
+      console.log(`  ${label} ${what}${WARM_PASSES ? ' (cold/warm)' : ''}: ${line.join(', ')}`);
     }
-    const what = round === 0 ? 'warm-up round' : `round ${round}/${rounds}`;
-    console.log(`  ${mode} ${what}${WARM_PASSES ? ' (cold/warm)' : ''}: ${line.join(', ')}`);
+    summarize(results);
+    const benchCase: BenchCase = { mode, perWrite, results };
+    cases.push(benchCase);
+    console.log(`\n${formatTable(benchCase).join('\n')}\n`);
   }
-  summarize(results);
-  byMode.set(mode, results);
-  console.log(`\n${formatTable(mode, results).join('\n')}\n`);
 }
 await server.close();
 
-const verdicts = judge(byMode).filter((v) => WARM_PASSES || v.phase === 'cold');
+const verdicts = judge(cases).filter((v) => WARM_PASSES || v.phase === 'cold');
 console.log('── targets (rxagent ÷ raw, paired per round, median) ──');
 console.log(
   '  cold = first request of a fresh process (what the targets have always measured)' +
@@ -140,16 +154,26 @@ console.log(
 );
 const verdictText = (phase: string, v: (typeof verdicts)[number] | undefined): string =>
   !v ? '' : `${phase} ${v.ratio === undefined ? '—' : `${v.ratio.toFixed(2)}×`} ${v.status}`.padEnd(17);
-for (const target of TARGETS.filter((t) => byMode.has(t.mode))) {
-  const of = verdicts.filter((v) => v.mode === target.mode && v.metric === target.metric);
-  const cold = of.find((v) => v.phase === 'cold');
-  const warm = of.find((v) => v.phase === 'warm');
-  const notes = [...new Set(of.flatMap((v) => (v.note ? [v.note] : [])))];
-  const what = `${target.mode} ${target.metric === 'ms' ? 'wall time' : 'peak RSS'} ≤ ${target.max}×`;
-  console.log(
-    `  ${what.padEnd(34)} ${verdictText('cold', cold)} ${verdictText('warm', warm)}`.trimEnd() +
-      (notes.length ? ` (${notes.join('; ')})` : ''),
-  );
+const METRIC_NAMES = {
+  ms: 'wall time',
+  ttftMs: 'time to first token',
+  rssMB: 'peak RSS',
+} as const satisfies Record<Target['metric'], string>;
+for (const c of cases) {
+  for (const target of targetsOf(c)) {
+    const of = verdicts.filter(
+      (v) =>
+        v.mode === c.mode && v.perWrite === c.perWrite && v.metric === target.metric && v.max === target.max,
+    );
+    const cold = of.find((v) => v.phase === 'cold');
+    const warm = of.find((v) => v.phase === 'warm');
+    const notes = [...new Set(of.flatMap((v) => (v.note ? [v.note] : [])))];
+    const what = `${caseLabel(c.mode, c.perWrite)} ${METRIC_NAMES[target.metric]} ≤ ${target.max}×`;
+    console.log(
+      `  ${what.padEnd(58)} ${verdictText('cold', cold)} ${verdictText('warm', warm)}`.trimEnd() +
+        (notes.length ? ` (${notes.join('; ')})` : ''),
+    );
+  }
 }
 for (const phase of PHASES) {
   const of = verdicts.filter((v) => v.phase === phase);
@@ -170,12 +194,17 @@ const results = {
   rounds,
   warmPasses: WARM_PASSES,
   warmupPasses: WARMUP_PASSES,
-  eventsPerWrite: EVENTS_PER_WRITE,
+  writeModes: WRITE_MODES,
   loadAverageAtEnd: loadavg()[0],
   targets: TARGETS,
   verdicts,
   failures: loudFailures,
-  modes: Object.fromEntries([...byMode].map(([mode, r]) => [mode, { spec: MODE_SPECS[mode], runners: r }])),
+  cases: cases.map((c) => ({
+    mode: c.mode,
+    perWrite: c.perWrite,
+    spec: MODE_SPECS[c.mode],
+    runners: c.results,
+  })),
 };
 await writeFile(`${outDir}results.json`, `${JSON.stringify(results, null, 2)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
@@ -197,7 +226,8 @@ const extras = [
   { file: 'agent.ts', title: 'agent loop vs AI SDK streamText + stopWhen (bench/agent.ts)' },
   { file: 'mcp.ts', title: 'MCP tool-call round trips, connectMcp vs the SDK Client (bench/mcp.ts)' },
 ];
-for (const { file, title } of extras) {
+// BENCH_EXTRAS=0 skips them (e.g. when comparing the HTTP runs alone, round after round).
+for (const { file, title } of process.env.BENCH_EXTRAS === '0' ? [] : extras) {
   const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
   if (!existsSync(path)) {
     console.log(`\n${title}: skipped (not present)`);

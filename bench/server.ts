@@ -7,12 +7,33 @@ import { renderAnthropic } from './lib/render-anthropic.ts';
 import { renderOpenAI } from './lib/render-openai.ts';
 
 /**
- * SSE events per `res.write()`. Each write is one HTTP chunk (chunked transfer encoding) of about
- * 1–2.5 KB, the size of the TLS records a busy provider edge flushes; every client gets the same
- * writes. Writes go out as fast as backpressure allows, so the server is never what a client waits on.
+ * SSE events per `res.write()` of the batched write mode. Each write is one HTTP chunk (chunked
+ * transfer encoding) of about 1–2.5 KB, the size of the TLS records a busy provider edge flushes;
+ * every client gets the same writes. Writes go out as fast as backpressure allows, so the server is
+ * never what a client waits on.
  * @default 8 (override with BENCH_EVENTS_PER_WRITE)
  */
 export const EVENTS_PER_WRITE = Number(process.env.BENCH_EVENTS_PER_WRITE ?? 8);
+
+/**
+ * The write modes `npm run bench` measures: one event per write (each token its own chunk, as a
+ * real stream arrives at reading speed) and the batched {@link EVENTS_PER_WRITE}.
+ * @default [1, EVENTS_PER_WRITE] (override with BENCH_WRITES, e.g. `BENCH_WRITES=1`)
+ */
+export const WRITE_MODES: readonly number[] = [
+  ...new Set(
+    (process.env.BENCH_WRITES ?? `1,${EVENTS_PER_WRITE}`)
+      .split(',')
+      .map((s) => Number(s.trim()))
+      .filter((n) => Number.isInteger(n) && n > 0),
+  ),
+];
+
+/**
+ * The origin a runner is given for one write mode: the server serves every write mode it rendered
+ * under `/w{n}` (`{origin}/w1/text/v1/chat/completions`); without the prefix, the first one.
+ */
+export const originFor = (origin: string, perWrite: number): string => `${origin}/w${perWrite}`;
 
 /** A running benchmark server. */
 export interface BenchServer {
@@ -32,15 +53,16 @@ function toWrites(events: string[], perWrite: number): Buffer[] {
   return writes;
 }
 
-/** Renders every mode's body once, up front. */
-function renderAll(perWrite: number): Record<Mode, Buffer[]> {
-  const bodies = {} as Record<Mode, Buffer[]>;
+/** Renders every mode's body once, up front, for every write mode. */
+function renderAll(perWrites: readonly number[]): Map<number, Record<Mode, Buffer[]>> {
+  const byWrite = new Map<number, Record<Mode, Buffer[]>>();
+  for (const perWrite of perWrites) byWrite.set(perWrite, {} as Record<Mode, Buffer[]>);
   for (const mode of MODES) {
     const fixture = fixtureFor(mode);
     const events = MODE_SPECS[mode].wire === 'openai' ? renderOpenAI(fixture) : renderAnthropic(fixture);
-    bodies[mode] = toWrites(events, perWrite);
+    for (const perWrite of perWrites) byWrite.get(perWrite)![mode] = toWrites(events, perWrite);
   }
-  return bodies;
+  return byWrite;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -80,19 +102,26 @@ async function writeAll(res: ServerResponse, writes: readonly Buffer[]): Promise
 
 /**
  * Starts the benchmark server on 127.0.0.1 (a free port). Routes: `POST /{mode}/v1/chat/completions`
- * for OpenAI-format modes and `POST /{mode}/v1/messages` for Anthropic-format modes; the request
- * must be JSON with `stream: true`.
+ * for OpenAI-format modes and `POST /{mode}/v1/messages` for Anthropic-format modes, each also under
+ * `/w{n}` for every write mode in `perWrites` (see {@link originFor}); the request must be JSON
+ * with `stream: true`.
+ * @param perWrites SSE events per `res.write()`, one body rendering each; the first is the default.
  * @example const server = await startBenchServer(); console.log(server.origin); await server.close();
  */
-export async function startBenchServer(perWrite = EVENTS_PER_WRITE): Promise<BenchServer> {
-  const bodies = renderAll(perWrite);
+export async function startBenchServer(
+  perWrites: readonly number[] = [EVENTS_PER_WRITE],
+): Promise<BenchServer> {
+  const rendered = renderAll(perWrites);
   const completed = Object.fromEntries(MODES.map((m) => [m, 0])) as Record<Mode, number>;
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     void (async () => {
-      const match = /^\/([a-z-]+)\/v1\/(chat\/completions|messages)$/.exec(req.url ?? '');
-      const mode = match?.[1] ?? '';
-      if (req.method !== 'POST' || !match || !isMode(mode)) return fail(res, 404, `no route ${req.url}`);
-      const wire = match[2] === 'messages' ? 'anthropic' : 'openai';
+      const match = /^(?:\/w(\d+))?\/([a-z-]+)\/v1\/(chat\/completions|messages)$/.exec(req.url ?? '');
+      const mode = match?.[2] ?? '';
+      const bodies = rendered.get(match?.[1] === undefined ? perWrites[0]! : Number(match[1]));
+      if (req.method !== 'POST' || !match || !isMode(mode) || !bodies) {
+        return fail(res, 404, `no route ${req.url}`);
+      }
+      const wire = match[3] === 'messages' ? 'anthropic' : 'openai';
       if (MODE_SPECS[mode].wire !== wire) return fail(res, 404, `mode ${mode} is not ${wire}`);
       let body: { stream?: unknown };
       try {
@@ -128,6 +157,7 @@ export async function startBenchServer(perWrite = EVENTS_PER_WRITE): Promise<Ben
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await startBenchServer();
-  console.log(`bench server on ${server.origin} (${EVENTS_PER_WRITE} events per write); Ctrl-C stops it`);
+  const server = await startBenchServer(WRITE_MODES);
+  const routes = WRITE_MODES.map((n) => `${originFor(server.origin, n)} (${n} per write)`);
+  console.log(`bench server on ${server.origin}: ${routes.join(', ')}; Ctrl-C stops it`);
 }

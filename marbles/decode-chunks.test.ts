@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { IncompleteStreamError, type ProviderEvent } from '../src/index.ts';
 import { ndjsonDecoder } from '../src/operators/index.ts';
-import { type ChunkMapper, decodeChunks, mapChunks } from '../src/providers/shared/index.ts';
+import { type ChunkMapper, decodeChunks } from '../src/providers/shared/index.ts';
 import { createScheduler, utf8 } from './support/helpers.ts';
 
 interface Line {
@@ -92,35 +92,6 @@ describe('decodeChunks', () => {
     createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const src = cold('-a-b-d-|', bytes);
       expectObservable(src.pipe(decodeChunks(ndjsonDecoder<Line>(), lineMapper())), '--!').toBe('-a', {
-        a: { type: 'text-delta', text: 'a' },
-      });
-      expectSubscriptions(src.subscriptions).toBe('^-!');
-    });
-  });
-});
-
-describe('mapChunks', () => {
-  const lines = { a: { t: 'a' }, d: { done: true } };
-
-  it('keeps the finished turn after a source error past the terminal event, not before', () => {
-    createScheduler().run(({ cold, expectObservable }) => {
-      const cut = new Error('socket closed');
-      expectObservable(cold('-a-d-#', lines, cut).pipe(mapChunks(lineMapper()))).toBe('-a-f-|', {
-        a: { type: 'text-delta', text: 'a' },
-        f: finish,
-      });
-      expectObservable(cold('-a-#', lines, cut).pipe(mapChunks(lineMapper()))).toBe(
-        '-a-#',
-        { a: { type: 'text-delta', text: 'a' } },
-        cut,
-      );
-    });
-  });
-
-  it('unsubscribes from the source when unsubscribed early', () => {
-    createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const src = cold('-a-a-d-|', lines);
-      expectObservable(src.pipe(mapChunks(lineMapper())), '--!').toBe('-a', {
         a: { type: 'text-delta', text: 'a' },
       });
       expectSubscriptions(src.subscriptions).toBe('^-!');

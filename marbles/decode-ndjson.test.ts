@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StreamLimitError, StreamParseError } from '../src/index.ts';
+import { IncompleteStreamError, StreamLimitError, StreamParseError } from '../src/index.ts';
 import { decodeNDJSON } from '../src/operators/index.ts';
 import { splitAnywhere } from '../test/support/split.ts';
 import { chunks$, collectSync, createScheduler, utf8 } from './support/helpers.ts';
@@ -38,6 +38,17 @@ describe('decodeNDJSON', () => {
     expect(StreamParseError.is(result.error)).toBe(true);
     expect(result.error).toMatchObject({ raw: '{"broken":', code: 'stream_parse_error' });
     expect(decodeAll(['1\n', 'nope']).error).toMatchObject({ raw: 'nope' });
+  });
+
+  it('a last line cut short (no newline, not JSON) is IncompleteStreamError keeping the text', () => {
+    const cut = decodeAll(['{"a":1}\n{"message":{"con', 'tent":"Hel']);
+    expect(cut.values).toEqual([{ a: 1 }]);
+    expect(IncompleteStreamError.is(cut.error)).toBe(true);
+    expect(cut.error).toMatchObject({ raw: '{"message":{"content":"Hel', code: 'stream_incomplete' });
+    // Before any value: the same, so a provider retries it as it does an SSE body cut short.
+    expect(IncompleteStreamError.is(decodeAll([utf8('{"mess')]).error)).toBe(true);
+    // A malformed line that did end is still a parse error, not a cut.
+    expect(IncompleteStreamError.is(decodeAll(['{"broken":\n']).error)).toBe(false);
   });
 
   it('tolerates CRLF (also split), a BOM, and UTF-8 characters split across chunks', () => {

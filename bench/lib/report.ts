@@ -14,6 +14,8 @@ export interface Sample {
   round: number;
   ms: number;
   ttftMs: number;
+  /** CPU time of the runner process during the pass (NaN from a runner that did not report it). */
+  cpuMs: number;
   rssMB: number;
   events: number;
 }
@@ -31,6 +33,7 @@ export interface RunnerResult {
 export interface Ratios {
   ms: number;
   ttftMs: number;
+  cpuMs: number;
   rssMB: number;
 }
 
@@ -40,6 +43,7 @@ export interface Summary {
   ms: number;
   eventsPerSec: number;
   ttftMs: number;
+  cpuMs: number;
   rssMB: number;
   /** Median over rounds of (this runner ÷ raw in the same round): paired, so load drift cancels. */
   ratio?: Ratios;
@@ -50,13 +54,19 @@ export interface Summary {
 /** A target: rxagent's median over raw's median, per metric. */
 export interface Target {
   mode: Mode;
-  metric: 'ms' | 'rssMB';
+  metric: 'ms' | 'ttftMs' | 'rssMB';
   max: number;
+  /** Only at this many SSE events per server write; every write mode when absent. */
+  perWrite?: number;
+  /** Only in this phase; both when absent. */
+  phase?: Phase;
 }
 
-/** The targets of issues 2 and 3. */
+/** The targets of issues 2 and 3 (every write mode), and of issue 15 (one event per write). */
 export const TARGETS: readonly Target[] = [
   { mode: 'text', metric: 'ms', max: 1.25 },
+  { mode: 'text', metric: 'ms', max: 1.1, perWrite: 1 },
+  { mode: 'text', metric: 'ttftMs', max: 1.2, perWrite: 1, phase: 'cold' },
   { mode: 'tools', metric: 'ms', max: 1.3 },
   { mode: 'tools', metric: 'rssMB', max: 1.3 },
   { mode: 'concurrent', metric: 'ms', max: 1.3 },
@@ -64,6 +74,18 @@ export const TARGETS: readonly Target[] = [
   { mode: 'anthropic-text', metric: 'ms', max: 1.3 },
   { mode: 'anthropic-tools', metric: 'ms', max: 1.3 },
 ];
+
+/** One mode at one write size: what every runner produced. */
+export interface BenchCase {
+  mode: Mode;
+  /** SSE events per server write. */
+  perWrite: number;
+  results: RunnerResult[];
+}
+
+/** `text · 1 event/write`: how a case is named in tables and verdicts. */
+export const caseLabel = (mode: Mode, perWrite: number): string =>
+  `${mode} · ${perWrite} event${perWrite === 1 ? '' : 's'}/write`;
 
 /** The median of `values` (NaN when empty). */
 export function median(values: readonly number[]): number {
@@ -80,6 +102,7 @@ function summaryOf(samples: readonly Sample[]): Summary {
     ms,
     eventsPerSec: (median(samples.map((s) => s.events)) / ms) * 1000,
     ttftMs: median(samples.map((s) => s.ttftMs)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
     rssMB: median(samples.map((s) => s.rssMB)),
   };
 }
@@ -104,10 +127,16 @@ export function summarize(results: RunnerResult[]): void {
         return b ? [[s, b] as const] : [];
       });
       const paired = (m: keyof Ratios): number => median(pairs.map(([s, b]) => s[m] / b[m]));
-      summary.ratio = { ms: paired('ms'), ttftMs: paired('ttftMs'), rssMB: paired('rssMB') };
+      summary.ratio = {
+        ms: paired('ms'),
+        ttftMs: paired('ttftMs'),
+        cpuMs: paired('cpuMs'),
+        rssMB: paired('rssMB'),
+      };
       summary.ratioOfMedians = {
         ms: summary.ms / base.ms,
         ttftMs: summary.ttftMs / base.ttftMs,
+        cpuMs: summary.cpuMs / base.cpuMs,
         rssMB: summary.rssMB / base.rssMB,
       };
     }
@@ -119,8 +148,8 @@ const fixed = (n: number | undefined, digits: number): string =>
 const times = (n: number | undefined): string =>
   n === undefined || Number.isNaN(n) ? '—' : `${n.toFixed(2)}×`;
 
-/** The per-mode table, as lines: cold and warm side by side. */
-export function formatTable(mode: Mode, results: readonly RunnerResult[]): string[] {
+/** The table of one mode at one write size, as lines: cold and warm side by side. */
+export function formatTable({ mode, perWrite, results }: BenchCase): string[] {
   const head = [
     'runner',
     'cold ms',
@@ -130,6 +159,10 @@ export function formatTable(mode: Mode, results: readonly RunnerResult[]): strin
     'TTFT cold',
     '×raw',
     'TTFT warm',
+    '×raw',
+    'CPU cold',
+    '×raw',
+    'CPU warm',
     '×raw',
     'RSS MB',
     '×raw',
@@ -154,6 +187,10 @@ export function formatTable(mode: Mode, results: readonly RunnerResult[]): strin
       times(c?.ratio?.ttftMs),
       fixed(w?.ttftMs, 1),
       times(w?.ratio?.ttftMs),
+      fixed(c?.cpuMs, 1),
+      times(c?.ratio?.cpuMs),
+      fixed(w?.cpuMs, 1),
+      times(w?.ratio?.cpuMs),
       fixed(c?.rssMB, 1),
       times(c?.ratio?.rssMB),
       fixed(w?.rssMB, 1),
@@ -175,33 +212,39 @@ export function formatTable(mode: Mode, results: readonly RunnerResult[]): strin
     spec.warmStreams === spec.streams
       ? ''
       : ` (warm pass: ${spec.warmStreams} of the ${spec.streams} streams)`;
-  return [`── ${mode} ──${warmNote}`, line(head), ...rows.map(line)];
+  return [`── ${caseLabel(mode, perWrite)} ──${warmNote}`, line(head), ...rows.map(line)];
 }
 
-/** One target's verdict in one phase. */
+/** One target's verdict in one phase at one write size. */
 export interface Verdict extends Target {
   phase: Phase;
+  perWrite: number;
   ratio?: number;
   status: 'PASS' | 'FAIL' | 'n/a';
   note?: string;
 }
 
-/** Judges rxagent against every target of the modes that ran, cold and warm. */
-export function judge(byMode: ReadonlyMap<Mode, readonly RunnerResult[]>): Verdict[] {
-  return TARGETS.filter((t) => byMode.has(t.mode)).flatMap((t) =>
-    PHASES.map((phase): Verdict => {
-      const results = byMode.get(t.mode) ?? [];
-      const rx = results.find((r) => r.runner === 'rxagent');
-      const ratio = rx?.summary?.[phase]?.ratio?.[t.metric];
-      if (ratio === undefined) {
-        const note = !rx
-          ? 'rxagent not run'
-          : rx.skipped
-            ? `rxagent skipped: ${rx.skipped}`
-            : `no rxagent or raw ${phase} samples`;
-        return { ...t, phase, status: 'n/a', note };
-      }
-      return { ...t, phase, ratio, status: ratio <= t.max ? 'PASS' : 'FAIL' };
-    }),
+/** The targets that apply to `c`, in {@link TARGETS} order. */
+export const targetsOf = (c: Pick<BenchCase, 'mode' | 'perWrite'>): Target[] =>
+  TARGETS.filter((t) => t.mode === c.mode && (t.perWrite === undefined || t.perWrite === c.perWrite));
+
+/** Judges rxagent against every target of the cases that ran, in each phase the target names. */
+export function judge(cases: readonly BenchCase[]): Verdict[] {
+  return cases.flatMap((c) =>
+    targetsOf(c).flatMap((t) =>
+      PHASES.filter((phase) => t.phase === undefined || t.phase === phase).map((phase): Verdict => {
+        const rx = c.results.find((r) => r.runner === 'rxagent');
+        const ratio = rx?.summary?.[phase]?.ratio?.[t.metric];
+        if (ratio === undefined) {
+          const note = !rx
+            ? 'rxagent not run'
+            : rx.skipped
+              ? `rxagent skipped: ${rx.skipped}`
+              : `no rxagent or raw ${phase} samples`;
+          return { ...t, phase, perWrite: c.perWrite, status: 'n/a', note };
+        }
+        return { ...t, phase, perWrite: c.perWrite, ratio, status: ratio <= t.max ? 'PASS' : 'FAIL' };
+      }),
+    ),
   );
 }

@@ -28,6 +28,12 @@ export interface PassCheck {
 export interface PassReport {
   ms?: number;
   ttftMs?: number;
+  /**
+   * CPU time (user + system, all threads) the process spent in the pass: unlike wall time, it
+   * hardly moves when other processes compete for the cores, so it is the figure to compare on a
+   * busy machine (it leaves out time spent waiting for the server).
+   */
+  cpuMs?: number;
   events?: number;
   /** Peak RSS of the whole process so far (`maxRSS`), read right after the pass. */
   rssMB?: number;
@@ -100,6 +106,7 @@ async function timedPass(
   origin: string,
 ): Promise<PassReport> {
   const starts: number[] = [];
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const outcomes = await Promise.all(
     Array.from({ length: streams }, () => {
@@ -108,10 +115,12 @@ async function timedPass(
     }),
   );
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const rssMB = process.resourceUsage().maxRSS / 1024;
   const ttfts = outcomes.map((o, i) => (o.firstDeltaAt ?? Number.NaN) - starts[i]!);
   const check = checkOf(outcomes);
-  return { ms, ttftMs: median(ttfts), events: check.deltas, rssMB, check };
+  return { ms, ttftMs: median(ttfts), cpuMs, events: check.deltas, rssMB, check };
 }
 
 const describe = (error: unknown): string =>

@@ -1,5 +1,5 @@
 import type { OperatorFunction } from 'rxjs';
-import { StreamLimitError, StreamParseError } from '../core/index.ts';
+import { IncompleteStreamError, StreamLimitError, StreamParseError } from '../core/index.ts';
 import { decodeWith, type StreamDecoderFactory } from './stream-decoder.ts';
 import { textFeed } from './text-feed.ts';
 
@@ -30,7 +30,8 @@ export function ndjsonDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): S
     // Bytes fed since the last line break.
     let lineBytes = 0;
 
-    const emitLine = (line: string) => {
+    /** `last`: the body ended inside this line (no newline), so a parse failure means it was cut. */
+    const emitLine = (line: string, last = false) => {
       const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
       const text = end === line.length ? line : line.slice(0, end);
       if (text.trim() === '') return;
@@ -38,6 +39,9 @@ export function ndjsonDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): S
       try {
         value = JSON.parse(text) as T;
       } catch (cause) {
+        if (last) {
+          throw new IncompleteStreamError('The NDJSON stream ended inside a line', { raw: text, cause });
+        }
         throw new StreamParseError('A line of the NDJSON stream is not valid JSON', text, { cause });
       }
       emit(value);
@@ -78,7 +82,7 @@ export function ndjsonDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): S
       },
       end() {
         text.end();
-        if (pending !== '') emitLine(pending);
+        if (pending !== '') emitLine(pending, true);
       },
     };
   };
@@ -90,8 +94,9 @@ export function ndjsonDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): S
  * Bytes are decoded as UTF-8 in streaming mode (characters split across chunks stay intact); a
  * leading BOM is dropped; `\r\n` is accepted; blank lines are skipped; a last line without a
  * newline is parsed at completion. A line that is not JSON errors the stream with
- * `StreamParseError`, whose `raw` is the line; a line longer than `maxLineBytes` with
- * `StreamLimitError`.
+ * `StreamParseError`, whose `raw` is the line; a last line without a newline that is not JSON
+ * means the body was cut: `IncompleteStreamError` (retryable, like an SSE body cut mid-event), its
+ * `raw` the line; a line longer than `maxLineBytes` errors with `StreamLimitError`.
  * @example
  * httpStream(req).pipe(decodeNDJSON<OllamaChunk>())
  */

@@ -6,6 +6,9 @@ export interface TextFeed {
   end(): void;
 }
 
+/** The options of every streaming `decode` call: one object, not one per chunk. */
+const STREAM: TextDecodeOptions = { stream: true };
+
 /**
  * Turns byte and string chunks into text for `feed`, in order. One streaming `TextDecoder` keeps
  * multi-byte characters split across chunks intact; it is flushed before a string chunk and at the
@@ -27,7 +30,7 @@ export function textFeed(feed: (text: string) => void): TextFeed {
         feed(chunk);
       } else {
         decoding = true;
-        feed(decoder.decode(chunk, { stream: true }));
+        feed(decoder.decode(chunk, STREAM));
       }
     },
     end: flush,

@@ -2,6 +2,7 @@ import ky, { type BeforeRequestHook, isKyError, type KyInstance } from 'ky';
 import { Observable } from 'rxjs';
 import { InvalidRequestError, NetworkError, RxAgentError } from '../core/index.ts';
 import { type CheckedRequest, checkRequest, type RequiredCredential } from './check-request.ts';
+import { BODY_TEXT, fetchWithBody } from './fetch-with-body.ts';
 import { type ErrorBodyParser, httpError } from './http-error.ts';
 import { mergeHeaders } from './merge-headers.ts';
 import { readErrorBody } from './read-error-body.ts';
@@ -83,11 +84,13 @@ export function httpClient(options: HttpClientOptions): HttpClient {
       const run = async () => {
         let response: Response;
         try {
-          response = await instance.post(request.url, {
+          const init = {
             body: prepared.body,
+            [BODY_TEXT]: prepared.body,
             signal,
             ...(prepared.headers ? { headers: prepared.headers } : {}),
-          });
+          };
+          response = await instance.post(request.url, init);
         } catch (error) {
           if (RxAgentError.is(error)) throw error;
           // ky's error carries the Request, headers included (API keys, signatures): keep only the
@@ -157,7 +160,7 @@ function createInstance(
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: fetchWithBody(options.fetch),
       ...(options.beforeRequest ? { hooks: { beforeRequest: [options.beforeRequest] } } : {}),
     });
     return { instance, headers };

@@ -15,6 +15,7 @@ import { bedrock } from '../../src/providers/bedrock/index.ts';
 import { gemini } from '../../src/providers/gemini/index.ts';
 import { ollama } from '../../src/providers/ollama/index.ts';
 import { azureOpenAI, openai, openaiCompatible } from '../../src/providers/openai/index.ts';
+import { sseDecoder } from '../../src/operators/index.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, providerStream } from '../../src/providers/shared/index.ts';
 import { createScheduler } from '../../marbles/support/helpers.ts';
 import { settle } from '../support/settle.ts';
@@ -177,7 +178,7 @@ describe('the default idle timeout', () => {
         client: { provider: 'test', stream: () => NEVER },
         options: { retry: false },
         http: () => ({ url: 'http://127.0.0.1/', body: {} }),
-        decode: (bytes) => bytes,
+        decoder: sseDecoder(),
         createMapper: unfinishedMapper,
       });
       expectObservable(stalled).toBe('600000ms #', undefined, new TimeoutError(600_000));
@@ -192,7 +193,7 @@ describe('the default idle timeout', () => {
         client: { provider: 'test', stream: () => NEVER },
         options: { retry: false, timeoutMs: Number.POSITIVE_INFINITY },
         http: () => ({ url: 'http://127.0.0.1/', body: {} }),
-        decode: (bytes) => bytes,
+        decoder: sseDecoder(),
         createMapper: unfinishedMapper,
       });
       expectObservable(stalled, '^ 700000ms !').toBe('');

@@ -17,7 +17,7 @@ import { createBedrockMapper } from './bedrock-chunk-mapper.ts';
 import { parseBedrockErrorBody } from './bedrock-error-body.ts';
 import { bedrockPriceOf } from './bedrock-prices.ts';
 import { buildConverseRequest } from './bedrock-request.ts';
-import { decodeEventStream, type EventStreamEvent } from './decode-event-stream.ts';
+import { type EventStreamEvent, eventStreamDecoder } from './decode-event-stream.ts';
 import { loadAwsModules } from './load-aws-modules.ts';
 import { sigV4Hook } from './sign-request.ts';
 
@@ -106,7 +106,7 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
             client,
             http: () =>
               http(buildConverseRequest(request, wire, options.additionalModelRequestFields, toolNames)),
-            decode: decodeEventStream(aws),
+            decoder: eventStreamDecoder(aws),
             createMapper: () => createBedrockMapper(toolNames),
             options,
             call,

@@ -1,6 +1,7 @@
 import type { EventStreamCodec, MessageHeaders } from '@smithy/eventstream-codec';
-import { Observable, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { IncompleteStreamError, StreamParseError } from '../../core/index.ts';
+import { decodeWith, type StreamDecoderFactory } from '../../operators/index.ts';
 import type { AwsModules } from './load-aws-modules.ts';
 
 /** One decoded AWS event-stream message. */
@@ -19,88 +20,98 @@ const MIN_FRAME = 16;
 const MAX_FRAME = 16 * 1024 * 1024 + MIN_FRAME;
 
 /**
- * Decodes an `application/vnd.amazon.eventstream` byte stream into events. Frames split across
- * chunks are buffered (each frame announces its total length in its first 4 bytes); each whole
- * frame is checked and parsed by `@smithy/eventstream-codec` (prelude and message CRC, headers).
- * Errors: a bad length (e.g. an HTML page) or a failed CRC → `StreamParseError` (raw: the start of
- * the bytes as text); a payload that is not JSON → `StreamParseError` (raw: the payload); a body
- * that ends inside a frame → `IncompleteStreamError`.
+ * The AWS event-stream {@link StreamDecoderFactory}: bytes in, one {@link EventStreamEvent} per
+ * frame out. Frames split across chunks are buffered (each frame announces its total length in its
+ * first 4 bytes); each whole frame is checked and parsed by `@smithy/eventstream-codec` (prelude
+ * and message CRC, headers). Errors: a bad length (e.g. an HTML page) or a failed CRC →
+ * `StreamParseError` (raw: the start of the bytes as text); a payload that is not JSON →
+ * `StreamParseError` (raw: the payload); a body that ends inside a frame → `IncompleteStreamError`.
+ * The provider pipeline fuses its mapper onto it (`decodeChunks`), as it does the SSE decoder.
+ * @param aws the loaded AWS packages (`loadAwsModules()`): the codec and its UTF-8 functions.
+ * @example const decoder = eventStreamDecoder(await loadAwsModules())((event) => console.log(event))
+ */
+export function eventStreamDecoder(
+  aws: Pick<AwsModules, 'EventStreamCodec' | 'toUtf8' | 'fromUtf8'>,
+): StreamDecoderFactory<EventStreamEvent> {
+  return (emit) => {
+    const codec = new aws.EventStreamCodec(aws.toUtf8, aws.fromUtf8);
+    let chunks: Uint8Array[] = [];
+    let buffered = 0;
+
+    /** Removes and returns the first `n` buffered bytes, copying only when they span chunks. */
+    const take = (n: number): Uint8Array => {
+      const head = chunks[0] as Uint8Array;
+      buffered -= n;
+      if (head.length >= n) {
+        if (head.length === n) chunks.shift();
+        else chunks[0] = head.subarray(n);
+        return head.subarray(0, n);
+      }
+      const out = new Uint8Array(n);
+      let filled = 0;
+      while (filled < n) {
+        const chunk = chunks[0] as Uint8Array;
+        const part = Math.min(chunk.length, n - filled);
+        out.set(chunk.subarray(0, part), filled);
+        filled += part;
+        if (part === chunk.length) chunks.shift();
+        else chunks[0] = chunk.subarray(part);
+      }
+      return out;
+    };
+
+    const peekLength = (): number => {
+      const head = chunks[0] as Uint8Array;
+      const bytes = head.length >= 4 ? head : concat(chunks, 4);
+      return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
+    };
+
+    const drain = () => {
+      while (buffered >= 4) {
+        const length = peekLength();
+        if (length < MIN_FRAME || length > MAX_FRAME) {
+          throw new StreamParseError(
+            `Not an AWS event stream: a frame of ${length} bytes`,
+            preview(concat(chunks, Math.min(buffered, 512))),
+          );
+        }
+        if (buffered < length) return;
+        emit(decodeFrame(codec, aws.toUtf8, take(length)));
+      }
+    };
+
+    return {
+      push(chunk) {
+        // Event streams are bytes; a string chunk would only come from a caller's mistake.
+        const bytes = typeof chunk === 'string' ? aws.fromUtf8(chunk) : chunk;
+        if (bytes.length === 0) return;
+        chunks.push(bytes);
+        buffered += bytes.length;
+        try {
+          drain();
+        } catch (error) {
+          chunks = [];
+          buffered = 0;
+          throw error;
+        }
+      },
+      end() {
+        if (buffered > 0) throw new IncompleteStreamError('The event stream ended inside a frame');
+      },
+    };
+  };
+}
+
+/**
+ * Decodes an `application/vnd.amazon.eventstream` byte stream into events: the operator form of
+ * {@link eventStreamDecoder} (same frames, same errors).
  * @param aws the loaded AWS packages (`loadAwsModules()`): the codec and its UTF-8 functions.
  * @example bytes$.pipe(decodeEventStream(await loadAwsModules()))
  */
 export function decodeEventStream(
   aws: Pick<AwsModules, 'EventStreamCodec' | 'toUtf8' | 'fromUtf8'>,
 ): OperatorFunction<Uint8Array, EventStreamEvent> {
-  return (source) =>
-    new Observable<EventStreamEvent>((subscriber) => {
-      const codec = new aws.EventStreamCodec(aws.toUtf8, aws.fromUtf8);
-      let chunks: Uint8Array[] = [];
-      let buffered = 0;
-
-      /** Removes and returns the first `n` buffered bytes, copying only when they span chunks. */
-      const take = (n: number): Uint8Array => {
-        const head = chunks[0] as Uint8Array;
-        buffered -= n;
-        if (head.length >= n) {
-          if (head.length === n) chunks.shift();
-          else chunks[0] = head.subarray(n);
-          return head.subarray(0, n);
-        }
-        const out = new Uint8Array(n);
-        let filled = 0;
-        while (filled < n) {
-          const chunk = chunks[0] as Uint8Array;
-          const part = Math.min(chunk.length, n - filled);
-          out.set(chunk.subarray(0, part), filled);
-          filled += part;
-          if (part === chunk.length) chunks.shift();
-          else chunks[0] = chunk.subarray(part);
-        }
-        return out;
-      };
-
-      const peekLength = (): number => {
-        const head = chunks[0] as Uint8Array;
-        const bytes = head.length >= 4 ? head : concat(chunks, 4);
-        return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
-      };
-
-      const drain = () => {
-        while (buffered >= 4 && !subscriber.closed) {
-          const length = peekLength();
-          if (length < MIN_FRAME || length > MAX_FRAME) {
-            throw new StreamParseError(
-              `Not an AWS event stream: a frame of ${length} bytes`,
-              preview(concat(chunks, Math.min(buffered, 512))),
-            );
-          }
-          if (buffered < length) return;
-          subscriber.next(decodeFrame(codec, aws.toUtf8, take(length)));
-        }
-      };
-
-      return source.subscribe({
-        next(chunk) {
-          if (subscriber.closed || chunk.length === 0) return;
-          chunks.push(chunk);
-          buffered += chunk.length;
-          try {
-            drain();
-          } catch (error) {
-            chunks = [];
-            subscriber.error(error);
-          }
-        },
-        error: (error) => subscriber.error(error),
-        complete() {
-          if (buffered > 0) {
-            subscriber.error(new IncompleteStreamError('The event stream ended inside a frame'));
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
+  return decodeWith(eventStreamDecoder(aws));
 }
 
 function decodeFrame(

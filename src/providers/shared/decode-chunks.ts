@@ -4,13 +4,15 @@ import type { StreamDecoderFactory } from '../../operators/index.ts';
 import { type ChunkMapper, trailingAfterError } from './chunk-mapper.ts';
 
 /**
- * Bytes to provider events in one step: each decoded unit goes straight to `mapper.map` and its
- * events downstream, with no Observable between decoder and mapper (this sits on every token).
+ * Bytes to provider events in one step, the one chunk path of every provider (SSE, NDJSON, AWS
+ * event stream): each decoded unit goes straight to `mapper.map` and its events downstream, with no
+ * Observable between decoder and mapper (this sits on every token).
  * At completion the decoder is flushed and `mapper.end()` emits the trailing events. A throw from
  * either errors the stream.
  *
- * When the source errors (a cut connection, an idle timeout) after the provider's terminal event,
- * the finished turn is kept: `end()` is asked for the trailing events and, when it has them, they
+ * When the source errors (a cut connection, an idle timeout) after the provider's terminal event
+ * (`[DONE]`, `message_stop`, Gemini's finish reason, Ollama's `done` line, Bedrock's
+ * `messageStop`), the finished turn is kept: `end()` is asked for the trailing events and, when it has them, they
  * are emitted and the stream completes. Before that point the source's error passes.
  * @example bytes$.pipe(decodeChunks(sseDecoder(), openAIChunkMapper('openai')))
  */

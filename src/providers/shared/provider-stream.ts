@@ -1,4 +1,4 @@
-import { defer, type Observable, type OperatorFunction } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { CallOptions, ModelPrice, StreamEvent } from '../../core/index.ts';
 import {
   accumulateToolCalls,
@@ -10,16 +10,15 @@ import {
 import { type HttpClient, requestIdOf } from '../../transport/index.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
 import { decodeChunks } from './decode-chunks.ts';
-import { mapChunks } from './map-chunks.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-options.ts';
 
 /**
- * How a provider turns bytes into wire chunks: a decoder (fused with the mapper, no Observable hop
- * per chunk: `sseDecoder()`, `ndjsonDecoder()`), or any operator (e.g. `decodeEventStream()`).
+ * How a provider turns bytes into wire chunks: a decoder (`sseDecoder()`, `ndjsonDecoder()`,
+ * Bedrock's `eventStreamDecoder()`), fused with the mapper, so no Observable hop per chunk.
  */
-export type ChunkDecoding<Chunk> =
-  | { decoder: StreamDecoderFactory<Chunk>; decode?: never }
-  | { decode: OperatorFunction<Uint8Array, Chunk>; decoder?: never };
+export interface ChunkDecoding<Chunk> {
+  decoder: StreamDecoderFactory<Chunk>;
+}
 
 /** How a provider streams one request. */
 export type ProviderStreamConfig<Chunk> = ProviderStreamBase<Chunk> & ChunkDecoding<Chunk>;
@@ -66,10 +65,7 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
         headers ? { url, body, headers, onResponse } : { url, body, onResponse },
       );
       const timed = Number.isFinite(timeoutMs) ? bytes.pipe(idleTimeout(timeoutMs)) : bytes;
-      const mapper = config.createMapper();
-      return config.decoder
-        ? timed.pipe(decodeChunks(config.decoder, mapper))
-        : timed.pipe(config.decode, mapChunks(mapper));
+      return timed.pipe(decodeChunks(config.decoder, config.createMapper()));
     });
     const retried = retry === false ? attempt : attempt.pipe(retryWithBackoff(retry));
     return retried.pipe(

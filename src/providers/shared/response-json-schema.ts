@@ -1,5 +1,5 @@
 import { InvalidRequestError, isStandardSchema, type ResponseFormat } from '../../core/index.ts';
-import { validatorJsonSchema } from '../../tools/index.ts';
+import { validatorJsonSchema } from '../../tools/validator-json-schema.ts';
 
 /**
  * The JSON Schema to send for `responseFormat.schema`: a Standard Schema validator converted the

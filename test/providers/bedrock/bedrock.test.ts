@@ -327,6 +327,31 @@ describe('bedrock()', () => {
     expect((error as Error).message).toBe(`bedrock: ${type}: Details here`);
   });
 
+  it('on the shared chunk path: a body ending inside a frame is retried; a cut after messageStop keeps the turn', async () => {
+    const whole = encodeTranscript(start + text('Hi') + stop('end_turn') + meta(3, 1));
+    const cutInFrame: ScriptedResponse = {
+      headers: { 'content-type': 'application/vnd.amazon.eventstream' },
+      chunks: [encodeTranscript(start).subarray(0, 10)],
+    };
+    const server = await servers.start([
+      cutInFrame,
+      stream(bedrockFixture.transcripts.text),
+      {
+        headers: { 'content-type': 'application/vnd.amazon.eventstream' },
+        chunks: [whole, new Uint8Array(0)],
+        delayMs: 20,
+        cut: true,
+      },
+    ]);
+    const retried = await model({ retry: { maxRetries: 1, initialDelayMs: 1 } }).complete({ messages: 'x' });
+    expect(retried.text).toBe('Hello! How can I help you today?');
+    expect(server.requests).toHaveLength(2);
+    const kept = await model({ retry: false }).complete({ messages: 'x' });
+    expect(kept).toMatchObject({ text: 'Hi', finishReason: 'stop' });
+    const alone = await settle(model({ retry: false }).stream({ messages: 'x' }));
+    expect(alone.error).toBeUndefined();
+  });
+
   it('does not retry a validationException, and reads the HTTP error body', async () => {
     const server = await servers.start([
       stream(exc('validationException', { message: 'messages: field required' })),

@@ -175,6 +175,22 @@ describe('ollama()', () => {
     expect(IncompleteStreamError.is(empty)).toBe(true);
   });
 
+  it('retries a body cut mid-line before any event (clean close), like an SSE body cut short', async () => {
+    const cutBody = { headers: ndjson, chunks: ['{"model":"llama3.2","message":{"role":"assistant","conte'] };
+    const server = await servers.start([cutBody, cutBody, body(ollamaFixture.transcripts.text)]);
+    const cut = await ollama('m', { baseURL: server.url, retry: false })
+      .complete({ messages: 'x' })
+      .catch((e: unknown) => e);
+    expect(IncompleteStreamError.is(cut)).toBe(true);
+    expect((cut as IncompleteStreamError).raw).toBe(
+      '{"model":"llama3.2","message":{"role":"assistant","conte',
+    );
+    const model = ollama('m', { baseURL: server.url, retry: { maxRetries: 1, initialDelayMs: 1 } });
+    const response = await model.complete({ messages: 'x' });
+    expect(response.text).toBe('Hello! How can I help you today?');
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('retries an error line that comes before any output, then streams', async () => {
     const server = await servers.start([
       body(line({ error: 'llama runner process has terminated' })),
