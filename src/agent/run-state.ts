@@ -13,7 +13,7 @@ export interface RunState {
   readonly toolCalls: number;
   /** Invalid tool calls in a row, across steps. */
   readonly invalidStreak: number;
-  /** The last call's tool and arguments, and how many calls in a row had them. */
+  /** The last step's calls (tools and arguments), and how many steps in a row made them. */
   readonly repeat: { readonly key: string; readonly count: number } | undefined;
 }
 
@@ -22,5 +22,14 @@ export function initialState(history: readonly Message[], input: readonly Messag
   return { step: 1, history, added: input, steps: [], toolCalls: 0, invalidStreak: 0, repeat: undefined };
 }
 
-/** What the loop passes between steps: another step to run, or the run's end. */
-export type StepEnd = { type: 'next'; state: RunState } | { type: 'done'; state: RunState };
+/** Which limit ended a run gracefully (`onLimit: 'stop'`). */
+export type RunLimit = 'max-steps' | 'budget';
+
+/**
+ * What the loop passes between steps: another step to run, the run's end (by a limit, with
+ * `onLimit: 'stop'`), or a failure with the state whose finished steps are kept.
+ */
+export type StepEnd =
+  | { type: 'next'; state: RunState }
+  | { type: 'done'; state: RunState; limit?: RunLimit }
+  | { type: 'failed'; state: RunState; error: unknown };
