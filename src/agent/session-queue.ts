@@ -1,14 +1,28 @@
 import { defer, finalize, from, type Observable, switchMap } from 'rxjs';
 import type { SessionStore } from '../sessions/index.ts';
 
-// Per store, per session id: the promise the next run on that session waits for.
+// Per store (or per backend, for stores that name theirs), per session id: the promise the next
+// run on that session waits for.
 const tails = new WeakMap<SessionStore, Map<string, Promise<void>>>();
+const backends = new Map<string, Map<string, Promise<void>>>();
+
+function queueOf(store: SessionStore): Map<string, Promise<void>> {
+  const { identity } = store;
+  let queue = identity === undefined ? tails.get(store) : backends.get(identity);
+  if (!queue) {
+    queue = new Map();
+    if (identity === undefined) tails.set(store, queue);
+    else backends.set(identity, queue);
+  }
+  return queue;
+}
 
 /** Registers a write the session stays held for, even after the run is unsubscribed. */
 export type HoldFor = (write: Promise<unknown>) => void;
 
 /**
- * `body`, started only after every earlier run on the same session (same store, same id) in this
+ * `body`, started only after every earlier run on the same session (same store or same
+ * `identity`, same id) in this
  * process has ended (completed, failed or been unsubscribed) and its writes (given to `holdFor`)
  * have settled, so runs on one session never interleave: an append already sent when its run is
  * unsubscribed cannot be overtaken by the next run's read.
@@ -19,8 +33,7 @@ export function serialised<T>(
   body: (holdFor: HoldFor) => Observable<T>,
 ): Observable<T> {
   return defer(() => {
-    let queue = tails.get(store);
-    if (!queue) tails.set(store, (queue = new Map()));
+    const queue = queueOf(store);
     const previous = queue.get(sessionId) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => {

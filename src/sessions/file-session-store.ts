@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SessionConflictError, SessionStoreError } from '../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from './append-request.ts';
 import { withFileLock } from './file-lock.ts';
@@ -74,6 +74,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   }
 
   return {
+    identity: `file:${resolve(dir)}`,
     get: async (id) => {
       const path = pathOf(id);
       const file = await readSessionFile(path).catch((error: unknown) => fail('get', error));

@@ -27,7 +27,7 @@ export {
 } from './audit/verify-audit-log.ts';
 export { defineTool } from './define-tool.ts';
 export { canonicalArgumentName, IDENTITY_ARGUMENT_NAMES } from './identity-names.ts';
-export type { ApprovalRequest, InvokeOptions } from './invoke-options.ts';
+export type { ApprovalDecision, ApprovalRequest, InvokeOptions } from './invoke-options.ts';
 export type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
 export type {
   AnyTool,
