@@ -5,6 +5,7 @@ import type { SessionStore } from '../sessions/index.ts';
 import type { AnyTool, ToolRegistry } from '../tools/index.ts';
 import type { AgentLogger } from './agent-logger.ts';
 import type { AgentTracer } from './agent-tracer.ts';
+import type { ContextOptions } from './context-options.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { AgentOutput, RunControls } from './run-controls.ts';
 
@@ -66,6 +67,8 @@ export interface AgentOptions extends AgentModelSettings {
   approvalTimeoutMs?: number;
   /** When a run fails, still append its whole finished steps to the session. @default true */
   persistPartialRuns?: boolean;
+  /** What to send when the history would not fit the model's context window. @default send it all */
+  context?: ContextOptions;
   /**
    * A session written by someone else during the run: `'rebase'` appends the run after their
    * messages (one append, it cannot conflict); `'error'` fails with `SessionConflictError` and

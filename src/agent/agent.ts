@@ -154,6 +154,7 @@ export class Agent {
           ? this.#limits.budgets
           : { ...this.#limits.budgets, maxSteps: runMaxSteps(run.maxSteps) },
       controls: runControls(run),
+      context: o.context,
       stepRetries: this.#limits.stepRetries,
       cache: o.responseCache ? { store: o.responseCache, ttlMs: this.#limits.responseCacheTtlMs } : undefined,
       logger: o.logger,

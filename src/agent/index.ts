@@ -32,5 +32,6 @@ export type {
   RunSnapshot,
   StepOverrides,
 } from './run-controls.ts';
+export type { ContextBudget, ContextOptions, ContextStrategy } from './context-options.ts';
 export { eachEvent } from './each-event.ts';
 export { textDeltas } from './text-deltas.ts';

@@ -67,7 +67,7 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
           ? persistRun(
               session.store,
               session.id,
-              state.added,
+              [...state.prelude, ...state.added],
               version,
               session.onConflict,
               holdFor,

@@ -6,6 +6,8 @@ export interface RunState {
   readonly step: number;
   /** The session's messages before the run. */
   readonly history: readonly Message[];
+  /** Messages to store before the run's own: a summary of the history made in this run (`context`). */
+  readonly prelude: readonly Message[];
   /** The run's own messages so far: its input, then each finished step with all its tool results. */
   readonly added: readonly Message[];
   readonly steps: readonly ChatResponse[];
@@ -19,7 +21,16 @@ export interface RunState {
 
 /** The state before the first step. */
 export function initialState(history: readonly Message[], input: readonly Message[]): RunState {
-  return { step: 1, history, added: input, steps: [], toolCalls: 0, invalidStreak: 0, repeat: undefined };
+  return {
+    step: 1,
+    history,
+    prelude: [],
+    added: input,
+    steps: [],
+    toolCalls: 0,
+    invalidStreak: 0,
+    repeat: undefined,
+  };
 }
 
 /** Which limit ended a run gracefully (`onLimit: 'stop'`). */

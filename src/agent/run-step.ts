@@ -1,4 +1,4 @@
-import { concat, defer, filter, map, type Observable, of, tap, throwError } from 'rxjs';
+import { concat, concatMap, defer, filter, map, type Observable, of, tap, throwError } from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
@@ -15,6 +15,8 @@ import { cachedTurn } from './cached-turn.ts';
 import { isCacheable, responseCacheKey } from './response-cache-key.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { restartableTurn } from './restartable-turn.ts';
+import type { ContextOptions } from './context-options.ts';
+import { fitContext } from './fit-context.ts';
 import type { ResolvedControls } from './run-controls.ts';
 import type { RunState, StepEnd } from './run-state.ts';
 import { type Budgets, checkCalls, checkOutcomes } from './step-budgets.ts';
@@ -35,6 +37,8 @@ export interface StepEnv extends ToolsEnv {
   cache: { store: ResponseCache; ttlMs: number | undefined } | undefined;
   /** The run's own controls (system, tool choice, output, stopWhen, prepareStep, limits). */
   controls: ResolvedControls;
+  /** What to send when the history would not fit the model's window. */
+  context: ContextOptions | undefined;
 }
 
 /** One item of the loop: an event for the subscriber, or the end of a step. */
@@ -129,6 +133,27 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
 export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
   return defer(() => {
     const { model, request } = stepPlan(env, state);
+    const started = of(event({ type: 'step-started', step: state.step }));
+    if (!env.context) return concat(started, stepTurn(env, state, model, request));
+    const fitted$ = fitContext(env.context, model, state, request).pipe(
+      concatMap((fitted) => {
+        // A summary made now is kept in the state, so it is stored with the run and reused.
+        const next = fitted.prelude === state.prelude ? state : { ...state, prelude: fitted.prelude };
+        return stepTurn(env, next, model, fitted.request);
+      }),
+    );
+    return concat(started, fitted$);
+  });
+}
+
+/** A step's model turn (the `chat` span) and what follows it: its tools and the step's end. */
+function stepTurn(
+  env: StepEnv,
+  state: RunState,
+  model: ChatModel,
+  request: ChatRequest,
+): Observable<LoopItem> {
+  return defer(() => {
     let response: ChatResponse | undefined;
     const turn$ = traced(
       env.tracer,
@@ -168,6 +193,6 @@ export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
     const end$ = defer(() =>
       response ? afterTurn(env, state, response) : throwError(() => new IncompleteStreamError()),
     );
-    return concat(of(event({ type: 'step-started', step: state.step })), events$, end$);
+    return concat(events$, end$);
   });
 }

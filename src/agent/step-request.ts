@@ -1,4 +1,5 @@
 import type { ChatModel, ChatRequest } from '../core/index.ts';
+import { contextView, viewMessages } from './context-summary.ts';
 import type { StepEnv } from './run-step.ts';
 import { runSnapshot } from './run-snapshot.ts';
 import type { RunState } from './run-state.ts';
@@ -10,7 +11,8 @@ export interface StepPlan {
 }
 
 /**
- * The model and request of the step `state` is about to run: the history and the run's messages,
+ * The model and request of the step `state` is about to run: the history (from its newest summary
+ * on) and the run's messages,
  * the system prompt (`prepareStep` > the run's `system` > the agent's), the tools offered (all, or
  * `prepareStep`'s `activeTools`), the tool choice (the run's for the first step, then `'auto'`),
  * the agent's settings with `prepareStep`'s over them, and the run's `output` as `responseFormat`.
@@ -27,7 +29,7 @@ export function stepPlan(env: StepEnv, state: RunState): StepPlan {
   return {
     model: model ?? env.model,
     request: {
-      messages: [...state.history, ...state.added],
+      messages: viewMessages(contextView(state.history, state.prelude), state.added),
       ...(system === undefined ? {} : { system }),
       ...(tools.length > 0 ? { tools } : {}),
       ...(toolChoice === undefined ? {} : { toolChoice }),

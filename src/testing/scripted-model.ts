@@ -39,6 +39,10 @@ export interface ScriptedModelOptions {
   scheduler?: SchedulerLike;
   /** Start again at the first turn once every turn was played, instead of erroring. @default false */
   loop?: boolean;
+  /** The model's `contextWindow`. @default none */
+  contextWindow?: number;
+  /** The model's `countTokens`. @default none */
+  countTokens?: (request: ChatRequest) => number | Promise<number>;
 }
 
 /** A scripted model: a `ChatModel` that also shows the requests it received. */
@@ -117,6 +121,8 @@ export function scriptedModel(
       ...options.capabilities,
     },
     stream,
+    contextWindow: options.contextWindow,
+    countTokens: options.countTokens && (async (request) => (await options.countTokens?.(request)) ?? 0),
   });
   return Object.freeze({ ...model, requests });
 }

@@ -18,6 +18,7 @@ export { ReplayExpiredError } from './replay-expired-error.ts';
 export { RunFailedError } from './run-failed-error.ts';
 export { RunNotFoundError } from './run-not-found-error.ts';
 export { RxAgentError, type RxAgentErrorOptions } from './rx-agent-error.ts';
+export { ContextOverflowError } from './context-overflow-error.ts';
 export { SessionConflictError } from './session-conflict-error.ts';
 export { SessionStoreError } from './session-store-error.ts';
 export { SlowConsumerError } from './slow-consumer-error.ts';
