@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { type ChatRequest, system, user } from '../../src/index.ts';
+import { anthropic } from '../../src/providers/anthropic/index.ts';
+import { useTranscriptServer } from '../support/use-transcript-server.ts';
+
+const servers = useTranscriptServer();
+const json = (value: unknown) => ({
+  headers: { 'content-type': 'application/json' },
+  chunks: [JSON.stringify(value)],
+});
+const request: ChatRequest = {
+  system: 'Be terse.',
+  messages: [system('Earlier: the user likes tea.'), user('How many tokens is this?')],
+  tools: [{ name: 'get_weather', description: 'Weather.', parameters: { type: 'object', properties: {} } }],
+  maxOutputTokens: 100,
+  temperature: 0.2,
+};
+
+describe('Anthropic count_tokens', () => {
+  it('POSTs the request without max_tokens, stream or sampling to /v1/messages/count_tokens', async () => {
+    const server = await servers.start([json({ input_tokens: 421 })]);
+    const model = anthropic('claude-sonnet-4-5', { baseURL: server.url, apiKey: 'sk-test' });
+    expect(await model.countTokens?.(request)).toBe(421);
+    const sent = server.requests[0];
+    expect(sent?.url).toBe('/v1/messages/count_tokens');
+    expect(sent?.headers['x-api-key']).toBe('sk-test');
+    expect(sent?.headers['anthropic-version']).toBe('2023-06-01');
+    const body = sent?.json as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['messages', 'model', 'system', 'tools']);
+    expect(body['model']).toBe('claude-sonnet-4-5');
+    expect(JSON.stringify(body['system'])).toContain('Be terse.');
+    expect(model.contextWindow).toBe(200_000);
+  });
+
+  it('an error answer is the usual typed ApiError; a body without input_tokens a StreamParseError', async () => {
+    const server = await servers.start([
+      { status: 400, ...json({ type: 'error', error: { type: 'invalid_request_error', message: 'bad' } }) },
+      json({ tokens: 3 }),
+    ]);
+    const model = anthropic('claude-sonnet-4-5', { baseURL: server.url, apiKey: 'sk-test', retry: false });
+    await expect(model.countTokens?.(request)).rejects.toMatchObject({ name: 'ApiError', status: 400 });
+    await expect(model.countTokens?.(request)).rejects.toMatchObject({ name: 'StreamParseError' });
+  });
+
+  it('the contextWindow option overrides the table', () => {
+    expect(anthropic('claude-sonnet-4-5', { apiKey: 'k', contextWindow: 1_000_000 }).contextWindow).toBe(
+      1_000_000,
+    );
+  });
+});
