@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, system, user } from '../../src/index.ts';
 import { anthropic } from '../../src/providers/anthropic/index.ts';
+import { gemini } from '../../src/providers/gemini/index.ts';
 import { useTranscriptServer } from '../support/use-transcript-server.ts';
 
 const servers = useTranscriptServer();
@@ -46,5 +47,20 @@ describe('Anthropic count_tokens', () => {
     expect(anthropic('claude-sonnet-4-5', { apiKey: 'k', contextWindow: 1_000_000 }).contextWindow).toBe(
       1_000_000,
     );
+  });
+});
+
+describe('Gemini countTokens', () => {
+  it('POSTs a generateContentRequest (contents, systemInstruction, tools) to {model}:countTokens', async () => {
+    const server = await servers.start([json({ totalTokens: 57, promptTokensDetails: [] })]);
+    const model = gemini('gemini-2.5-flash', { baseURL: server.url, apiKey: 'g-test' });
+    expect(await model.countTokens?.(request)).toBe(57);
+    const sent = server.requests[0];
+    expect(sent?.url).toBe('/models/gemini-2.5-flash:countTokens');
+    expect(sent?.headers['x-goog-api-key']).toBe('g-test');
+    const inner = (sent?.json as { generateContentRequest: Record<string, unknown> }).generateContentRequest;
+    expect(inner['model']).toBe('models/gemini-2.5-flash');
+    expect(Object.keys(inner).sort()).toEqual(['contents', 'model', 'systemInstruction', 'tools']);
+    expect(model.contextWindow).toBe(1_048_576);
   });
 });
