@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type ChatRequest, system, user } from '../../src/index.ts';
 import { anthropic } from '../../src/providers/anthropic/index.ts';
+import { bedrock } from '../../src/providers/bedrock/index.ts';
 import { gemini } from '../../src/providers/gemini/index.ts';
 import { useTranscriptServer } from '../support/use-transcript-server.ts';
+import { verifySigV4 } from './bedrock/verify-sigv4.ts';
 
 const servers = useTranscriptServer();
 const json = (value: unknown) => ({
@@ -62,5 +64,22 @@ describe('Gemini countTokens', () => {
     expect(inner['model']).toBe('models/gemini-2.5-flash');
     expect(Object.keys(inner).sort()).toEqual(['contents', 'model', 'systemInstruction', 'tools']);
     expect(model.contextWindow).toBe(1_048_576);
+  });
+});
+
+describe('Bedrock CountTokens', () => {
+  const creds = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+  const MODEL = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
+
+  it('POSTs a signed { input: { converse } } to /model/{id}/count-tokens and reads inputTokens', async () => {
+    const server = await servers.start([json({ inputTokens: 88 })]);
+    const model = bedrock(MODEL, { baseURL: server.url, region: 'eu-west-1', credentials: creds });
+    expect(await model.countTokens?.(request)).toBe(88);
+    const sent = server.requests[0]!;
+    expect(sent.url).toBe(`/model/${encodeURIComponent(MODEL)}/count-tokens`);
+    expect(verifySigV4(sent, creds)).toMatchObject({ valid: true, region: 'eu-west-1', service: 'bedrock' });
+    const converse = (sent.json as { input: { converse: Record<string, unknown> } }).input.converse;
+    expect(Object.keys(converse).sort()).toEqual(['messages', 'system', 'toolConfig']);
+    expect(model.contextWindow).toBe(200_000);
   });
 });
