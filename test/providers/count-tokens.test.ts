@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type ChatRequest, system, user } from '../../src/index.ts';
+import { type ChatRequest, estimateTokens, system, user } from '../../src/index.ts';
 import { anthropic } from '../../src/providers/anthropic/index.ts';
 import { bedrock } from '../../src/providers/bedrock/index.ts';
 import { gemini } from '../../src/providers/gemini/index.ts';
+import { ollama } from '../../src/providers/ollama/index.ts';
+import { openai, openaiCompatible } from '../../src/providers/openai/index.ts';
 import { useTranscriptServer } from '../support/use-transcript-server.ts';
 import { verifySigV4 } from './bedrock/verify-sigv4.ts';
 
@@ -81,5 +83,33 @@ describe('Bedrock CountTokens', () => {
     const converse = (sent.json as { input: { converse: Record<string, unknown> } }).input.converse;
     expect(Object.keys(converse).sort()).toEqual(['messages', 'system', 'toolConfig']);
     expect(model.contextWindow).toBe(200_000);
+  });
+});
+
+describe('OpenAI and compatible servers: a tokenizer, else the documented estimate', () => {
+  it('GPT-4o is counted with o200k_base over the body as sent, with the chat framing', async () => {
+    const model = openai('gpt-4o', { apiKey: 'sk-test' });
+    // 3 per message + role + content, 3 for the reply: "Hello world" is 2 tokens in o200k_base.
+    expect(await model.countTokens?.({ messages: [user('Hello world')] })).toBe(3 + 1 + 2 + 3);
+    const withTools = await model.countTokens?.(request);
+    expect(withTools).toBeGreaterThan(20);
+    expect(withTools).toBeLessThan(estimateTokens(request));
+    expect(model.contextWindow).toBe(128_000);
+  });
+
+  it("a compatible server's own model gets the estimate; the window comes from the option", async () => {
+    const model = openaiCompatible('llama-3.1-8b', {
+      baseURL: 'http://127.0.0.1:9',
+      name: 'local',
+      contextWindow: 8192,
+    });
+    expect(await model.countTokens?.(request)).toBe(estimateTokens(request));
+    expect(model.contextWindow).toBe(8192);
+  });
+
+  it('Ollama: the estimate plus 10%, and the window from num_ctx or the server default', async () => {
+    expect(await ollama('llama3.1').countTokens?.(request)).toBe(Math.ceil(estimateTokens(request) * 1.1));
+    expect(ollama('llama3.1').contextWindow).toBe(4096);
+    expect(ollama('llama3.1', { options: { num_ctx: 32_768 } }).contextWindow).toBe(32_768);
   });
 });
