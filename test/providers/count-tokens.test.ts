@@ -3,6 +3,7 @@ import { type ChatRequest, estimateTokens, system, user } from '../../src/index.
 import { anthropic } from '../../src/providers/anthropic/index.ts';
 import { bedrock } from '../../src/providers/bedrock/index.ts';
 import { gemini } from '../../src/providers/gemini/index.ts';
+import { fallback } from '../../src/models/index.ts';
 import { ollama } from '../../src/providers/ollama/index.ts';
 import { openai, openaiCompatible } from '../../src/providers/openai/index.ts';
 import { useTranscriptServer } from '../support/use-transcript-server.ts';
@@ -111,5 +112,17 @@ describe('OpenAI and compatible servers: a tokenizer, else the documented estima
     expect(await ollama('llama3.1').countTokens?.(request)).toBe(Math.ceil(estimateTokens(request) * 1.1));
     expect(ollama('llama3.1').contextWindow).toBe(4096);
     expect(ollama('llama3.1', { options: { num_ctx: 32_768 } }).contextWindow).toBe(32_768);
+  });
+});
+
+describe('fallback()', () => {
+  it('a request must fit whichever model answers: the smallest window, the largest count', async () => {
+    const small = ollama('llama3.1', { options: { num_ctx: 8192 } });
+    const big = openai('gpt-4o', { apiKey: 'sk-test' });
+    const model = fallback([big, small]);
+    expect(model.contextWindow).toBe(8192);
+    expect(await model.countTokens?.(request)).toBe(
+      Math.max((await small.countTokens?.(request)) ?? 0, (await big.countTokens?.(request)) ?? 0),
+    );
   });
 });
