@@ -91,6 +91,8 @@ export interface RunOptions<
   /** Aborting cancels the run like unsubscribing; `chat` rejects with the signal's reason. */
   signal?: AbortSignal;
   approve?: Approver;
+  /** Merged (shallowly) into the session's metadata when the run is appended (a title, a channel …). */
+  metadata?: Record<string, unknown>;
 }
 
 /** The options of `agent.invokeTool`. */

@@ -166,6 +166,7 @@ export class Agent {
               id: run.sessionId,
               onConflict: o.onConflict ?? 'rebase',
               persistPartialRuns: o.persistPartialRuns ?? true,
+              metadata: run.metadata,
             }
           : undefined,
       signal: run.signal,

@@ -19,14 +19,14 @@ export function persistRun(
   onConflict: 'error' | 'rebase',
   holdFor: HoldFor,
   logger?: AgentLogger,
+  metadata?: Record<string, unknown>,
 ): Observable<Session> {
   const append = (expectedVersion: number | undefined) =>
     defer(() => {
-      const write = store.append(
-        sessionId,
-        messages,
-        expectedVersion === undefined ? {} : { expectedVersion },
-      );
+      const write = store.append(sessionId, messages, {
+        ...(expectedVersion === undefined ? {} : { expectedVersion }),
+        ...(metadata === undefined ? {} : { metadata }),
+      });
       holdFor(write);
       return from(write);
     });

@@ -29,6 +29,8 @@ export interface RunSession {
   id: string;
   onConflict: 'error' | 'rebase';
   persistPartialRuns: boolean;
+  /** Merged into the session's metadata with the run's append. */
+  metadata: Record<string, unknown> | undefined;
 }
 
 /** A run's environment: the step's, plus the run's session and signal. */
@@ -72,6 +74,7 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
               session.onConflict,
               holdFor,
               env.logger,
+              session.metadata,
             )
           : of(null);
       const complete = (state: RunState, limit: RunLimit | undefined): Observable<AgentEvent> =>

@@ -1,3 +1,4 @@
+import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -136,5 +137,29 @@ describe('context that never overflows', () => {
     const agent = new Agent({ model, maxOutputTokens: OUTPUT, context: { strategy: 'trim' } });
     await expect(agent.chat('x'.repeat(40_000))).rejects.toSatisfy((e) => ContextOverflowError.is(e));
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('a custom context strategy', () => {
+  it('gets every message and the budget; what it returns is sent, and must fit', async () => {
+    const { model, problems } = eightK();
+    const seen: number[] = [];
+    const agent = new Agent({
+      model,
+      sessions: memorySessionStore(),
+      maxOutputTokens: OUTPUT,
+      context: {
+        strategy: (messages, budget) => {
+          seen.push(messages.length, budget.limit);
+          return of(messages.slice(-1));
+        },
+      },
+    });
+    for (let i = 0; i < 60; i++)
+      await agent.chat(`Question ${i}: ${'more please. '.repeat(30)}`, { sessionId: 'c' });
+    expect(problems).toEqual([]);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen[1]).toBe(WINDOW - OUTPUT);
+    expect(model.requests.at(-1)?.messages).toHaveLength(1);
   });
 });

@@ -161,3 +161,13 @@ describe('limits: maxSteps, maxCostUsd and onLimit', () => {
     }
   });
 });
+
+describe('per-run session metadata', () => {
+  it('is merged into the session with the run', async () => {
+    const sessions = memorySessionStore();
+    const agent = new Agent({ model: scriptedModel([{ text: 'a' }, { text: 'b' }]), sessions });
+    await agent.chat('hi', { sessionId: 's', metadata: { title: 'Greeting', channel: 'web' } });
+    await agent.chat('again', { sessionId: 's', metadata: { channel: 'cli' } });
+    expect((await sessions.get('s'))?.metadata).toEqual({ title: 'Greeting', channel: 'cli' });
+  });
+});
