@@ -7,6 +7,7 @@ export interface AgentLimits {
   concurrency: number;
   stepRetries: number;
   approvalTimeoutMs: number;
+  sessionWaitMs: number;
   responseCacheTtlMs: number | undefined;
 }
 
@@ -46,6 +47,7 @@ export function agentLimits(options: AgentOptions): AgentLimits {
     stepRetries: checked('stepRetries', options.stepRetries ?? 1, 'count'),
     // Finite by default: a person who never answers must not hold the session's runs forever.
     approvalTimeoutMs: checked('approvalTimeoutMs', options.approvalTimeoutMs ?? 300_000, 'duration'),
+    sessionWaitMs: checked('sessionWaitMs', options.sessionWaitMs ?? 600_000, 'duration'),
     responseCacheTtlMs: checked('responseCacheTtlMs', options.responseCacheTtlMs, 'duration'),
   };
 }

@@ -65,6 +65,11 @@ export interface AgentOptions extends AgentModelSettings {
    * a person who never answers cannot hold the session. @default 300_000 (5 minutes)
    */
   approvalTimeoutMs?: number;
+  /**
+   * How long a run waits for earlier runs on the same session in this process before failing with
+   * `SessionBusyError`. @default 600_000 (10 minutes)
+   */
+  sessionWaitMs?: number;
   /** When a run fails, still append its whole finished steps to the session. @default true */
   persistPartialRuns?: boolean;
   /** What to send when the history would not fit the model's context window. @default send it all */

@@ -167,6 +167,7 @@ export class Agent {
               onConflict: o.onConflict ?? 'rebase',
               persistPartialRuns: o.persistPartialRuns ?? true,
               metadata: run.metadata,
+              waitMs: this.#limits.sessionWaitMs,
             }
           : undefined,
       signal: run.signal,

@@ -31,6 +31,8 @@ export interface RunSession {
   persistPartialRuns: boolean;
   /** Merged into the session's metadata with the run's append. */
   metadata: Record<string, unknown> | undefined;
+  /** How long the run waits for earlier runs on the session. */
+  waitMs: number;
 }
 
 /** A run's environment: the step's, plus the run's session and signal. */
@@ -153,10 +155,14 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
     },
     (scope) =>
       session
-        ? serialised(session.store, session.id, (holdFor) =>
-            defer(() => session.store.get(session.id)).pipe(
-              concatMap((stored) => run(stored, scope.context, holdFor)),
-            ),
+        ? serialised(
+            session.store,
+            session.id,
+            (holdFor) =>
+              defer(() => session.store.get(session.id)).pipe(
+                concatMap((stored) => run(stored, scope.context, holdFor)),
+              ),
+            session.waitMs,
           )
         : run(null, scope.context, () => undefined),
   );

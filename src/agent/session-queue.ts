@@ -1,4 +1,5 @@
-import { defer, finalize, from, type Observable, switchMap } from 'rxjs';
+import { defer, finalize, from, type Observable, switchMap, throwError, timeout } from 'rxjs';
+import { SessionBusyError } from '../core/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 
 // Per store (or per backend, for stores that name theirs), per session id: the promise the next
@@ -25,12 +26,14 @@ export type HoldFor = (write: Promise<unknown>) => void;
  * `identity`, same id) in this
  * process has ended (completed, failed or been unsubscribed) and its writes (given to `holdFor`)
  * have settled, so runs on one session never interleave: an append already sent when its run is
- * unsubscribed cannot be overtaken by the next run's read.
+ * unsubscribed cannot be overtaken by the next run's read. A run that waits longer than `waitMs`
+ * fails with `SessionBusyError` (and gives up its place) without having read anything.
  */
 export function serialised<T>(
   store: SessionStore,
   sessionId: string,
   body: (holdFor: HoldFor) => Observable<T>,
+  waitMs = Infinity,
 ): Observable<T> {
   return defer(() => {
     const queue = queueOf(store);
@@ -47,7 +50,14 @@ export function serialised<T>(
       if (owner.get(sessionId) === tail) owner.delete(sessionId);
     });
     const writes: Promise<unknown>[] = [];
-    return from(previous).pipe(
+    const waited = from(previous);
+    const turn$ =
+      waitMs === Infinity
+        ? waited
+        : waited.pipe(
+            timeout({ first: waitMs, with: () => throwError(() => new SessionBusyError(sessionId, waitMs)) }),
+          );
+    return turn$.pipe(
       switchMap(() => body((write) => writes.push(write))),
       finalize(() => void Promise.allSettled(writes).then(release)),
     );

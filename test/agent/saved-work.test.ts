@@ -10,6 +10,7 @@ import {
   defineTool,
   fileSessionStore,
   memorySessionStore,
+  SessionBusyError,
   type SessionStore,
   user,
 } from '../../src/index.ts';
@@ -220,5 +221,18 @@ describe('M4 and m10: approvals', () => {
     ]);
     expect([first.text, second.text]).toEqual(['first', 'second']);
     expect((await sessions.get('s'))?.messages.at(-2)).toEqual(user('hello'));
+  });
+});
+
+describe('M4: the wait for a busy session has a bound', () => {
+  it('a run that waits longer than sessionWaitMs fails with SessionBusyError, reading nothing', async () => {
+    const sessions = memorySessionStore();
+    const model = scriptedModel([{ text: 'slow' }, { text: 'never' }], { delayMs: 150 });
+    const agent = new Agent({ model, sessions, sessionWaitMs: 30 });
+    const first = agent.chat('one', { sessionId: 's' });
+    await expect(agent.chat('two', { sessionId: 's' })).rejects.toSatisfy((e) => SessionBusyError.is(e));
+    expect((await first).text).toBe('slow');
+    expect(model.requests).toHaveLength(1);
+    expect((await sessions.get('s'))?.messages.map((m) => m.content)).toEqual(['one', 'slow']);
   });
 });
