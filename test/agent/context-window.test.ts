@@ -163,3 +163,22 @@ describe('a custom context strategy', () => {
     expect(model.requests.at(-1)?.messages).toHaveLength(1);
   });
 });
+
+describe('counting cost', () => {
+  it('a request far inside the window is not counted: no round trip on most steps', async () => {
+    let counted = 0;
+    const model = scriptedModel([{ text: 'short' }], {
+      loop: true,
+      contextWindow: 200_000,
+      countTokens: (request) => {
+        counted += 1;
+        return serverTokens(request);
+      },
+    });
+    const agent = new Agent({ model, context: { strategy: 'trim' } });
+    await agent.chat('hello');
+    expect(counted).toBe(0);
+    await agent.chat('x'.repeat(200_000));
+    expect(counted).toBe(1);
+  });
+});
