@@ -16,14 +16,15 @@ export function addUsage(total: Usage, usage: Usage): Usage {
   return sum;
 }
 
-/** The result of a finished run: the last step's text, the run's messages, usage and cost summed. */
+/** The result of a finished run: the last step's text, the run's messages, usage and cost summed (summaries included). */
 export function agentResult(state: RunState, sessionId: string | undefined, limit?: RunLimit): AgentResult {
   const last = state.steps.at(-1);
-  const usage = state.steps.reduce(
+  const calls = [...state.steps, ...state.overhead];
+  const usage = calls.reduce(
     (total, step) => (step.usage ? addUsage(total, step.usage) : total),
     emptyUsage(),
   );
-  const costs = state.steps.map((step) => step.cost);
+  const costs = calls.map((step) => step.cost);
   const cost = costs.every((c): c is Cost => c !== undefined)
     ? costs.reduce<Cost>(
         (total, c) => ({

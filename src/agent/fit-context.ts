@@ -2,6 +2,7 @@ import { concatMap, from, lastValueFrom, type Observable, of, throwError } from 
 import {
   type ChatModel,
   type ChatRequest,
+  type ChatResponse,
   ContextOverflowError,
   estimateTokens,
   type Message,
@@ -14,10 +15,12 @@ import { conversationTurns } from './conversation-turns.ts';
 import type { RunState } from './run-state.ts';
 import { summarizeTurns } from './summarize-turns.ts';
 
-/** A step's request made to fit, and the summary to store before the run's messages, if any. */
+/** A step's request made to fit, the summary to store before the run's messages, and its cost. */
 export interface FittedRequest {
   request: ChatRequest;
   prelude: readonly Message[];
+  /** The summarizer's responses this fitting took (their usage counts toward the run's). */
+  summaries: readonly ChatResponse[];
 }
 
 /**
@@ -37,7 +40,7 @@ export function fitContext(
   request: ChatRequest,
 ): Observable<FittedRequest> {
   const window = context.contextWindow ?? model.contextWindow;
-  const unchanged: FittedRequest = { request, prelude: state.prelude };
+  const unchanged: FittedRequest = { request, prelude: state.prelude, summaries: [] };
   if (window === undefined) return of(unchanged);
   const reserve =
     context.reserveOutputTokens ?? request.maxOutputTokens ?? Math.min(4096, Math.floor(window / 4));
@@ -49,10 +52,11 @@ export function fitContext(
       : of(estimateTokens(withMessages(messages)));
   const overflow = (tokens: number) =>
     throwError(() => new ContextOverflowError({ tokens, limit, contextWindow: window }));
-  const fitted = (messages: readonly Message[], prelude = state.prelude): FittedRequest => ({
-    request: withMessages(messages),
-    prelude,
-  });
+  const fitted = (
+    messages: readonly Message[],
+    prelude = state.prelude,
+    summaries: readonly ChatResponse[] = [],
+  ): FittedRequest => ({ request: withMessages(messages), prelude, summaries });
 
   const compact = (total: number): Observable<FittedRequest> => {
     const view = contextView(state.history, state.prelude);
@@ -92,7 +96,7 @@ export function fitContext(
     const summaryTokens = context.summaryTokens ?? Math.min(1024, Math.floor(window / 8));
     const summarizer = context.summarizer ?? model;
     const maxChars = Math.max(1000, ((summarizer.contextWindow ?? window) - summaryTokens - 1000) * 3);
-    const attempt = (k: number): Observable<FittedRequest> => {
+    const attempt = (k: number, spent: readonly ChatResponse[] = []): Observable<FittedRequest> => {
       const dropped = turns.slice(0, k).flatMap((turn) => turn.map((item) => item.message));
       const first = turns[k]?.[0];
       const covers = first ? first.index : state.history.length;
@@ -100,12 +104,17 @@ export function fitContext(
         maxOutputTokens: summaryTokens,
         maxChars,
       }).pipe(
-        concatMap((text) => {
-          const summary = summaryMessage(text, covers);
+        concatMap((response) => {
+          const used = [...spent, response];
+          const summary = summaryMessage(response.text.trim(), covers);
           const messages = [summary, ...kept(k), ...state.added];
           return count(messages).pipe(
             concatMap((n) =>
-              n <= limit ? of(fitted(messages, [summary])) : k < turns.length ? attempt(k + 1) : overflow(n),
+              n <= limit
+                ? of(fitted(messages, [summary], used))
+                : k < turns.length
+                  ? attempt(k + 1, used)
+                  : overflow(n),
             ),
           );
         }),

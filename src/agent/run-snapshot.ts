@@ -3,10 +3,11 @@ import { addUsage } from './agent-result.ts';
 import type { RunSnapshot } from './run-controls.ts';
 import type { RunState } from './run-state.ts';
 
-/** The summed cost of a run's finished steps in US dollars (steps without a known cost count 0). */
+/** The summed cost of a run's finished steps and summaries in US dollars (unknown costs count 0). */
 export function runCostUsd(state: RunState): number {
   let total = 0;
   for (const step of state.steps) total += step.cost?.totalUsd ?? 0;
+  for (const call of state.overhead) total += call.cost?.totalUsd ?? 0;
   return total;
 }
 
@@ -21,7 +22,10 @@ export function runSnapshot(state: RunState, step: number): RunSnapshot {
     history: state.history,
     steps: state.steps,
     toolCalls: state.toolCalls,
-    usage: state.steps.reduce((total, s) => (s.usage ? addUsage(total, s.usage) : total), emptyUsage()),
+    usage: [...state.steps, ...state.overhead].reduce(
+      (total, s) => (s.usage ? addUsage(total, s.usage) : total),
+      emptyUsage(),
+    ),
     costUsd: runCostUsd(state),
   };
 }

@@ -11,6 +11,8 @@ export interface RunState {
   /** The run's own messages so far: its input, then each finished step with all its tool results. */
   readonly added: readonly Message[];
   readonly steps: readonly ChatResponse[];
+  /** Model calls the run made besides its steps (context summaries): their usage and cost count. */
+  readonly overhead: readonly ChatResponse[];
   /** Tool calls made so far in the run. */
   readonly toolCalls: number;
   /** Invalid tool calls in a row, across steps. */
@@ -27,6 +29,7 @@ export function initialState(history: readonly Message[], input: readonly Messag
     prelude: [],
     added: input,
     steps: [],
+    overhead: [],
     toolCalls: 0,
     invalidStreak: 0,
     repeat: undefined,

@@ -138,7 +138,10 @@ export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
     const fitted$ = fitContext(env.context, model, state, request).pipe(
       concatMap((fitted) => {
         // A summary made now is kept in the state, so it is stored with the run and reused.
-        const next = fitted.prelude === state.prelude ? state : { ...state, prelude: fitted.prelude };
+        const next =
+          fitted.summaries.length === 0
+            ? state
+            : { ...state, prelude: fitted.prelude, overhead: [...state.overhead, ...fitted.summaries] };
         return stepTurn(env, next, model, fitted.request);
       }),
     );

@@ -1,5 +1,5 @@
 import { filter, map, type Observable } from 'rxjs';
-import { type ChatModel, type Message, textOf, user } from '../core/index.ts';
+import { type ChatModel, type ChatResponse, type Message, textOf, user } from '../core/index.ts';
 
 const INSTRUCTIONS =
   'You compress a conversation so it can continue without its earlier part. Write a concise summary ' +
@@ -16,8 +16,8 @@ function line(item: Message): string {
 }
 
 /**
- * A summary of `messages` (after the `previous` summary's text, when there is one) by `model`, as
- * text. The transcript is cut to its newest `maxChars` characters, so a summary of a long history
+ * A summary of `messages` (after the `previous` summary's text, when there is one) by `model`: its
+ * response (the summary is its text; its usage and cost count toward the run's). The transcript is cut to its newest `maxChars` characters, so a summary of a long history
  * never overflows the summarizer's own window.
  */
 export function summarizeTurns(
@@ -25,7 +25,7 @@ export function summarizeTurns(
   previous: Message | undefined,
   messages: readonly Message[],
   options: { maxOutputTokens: number; maxChars: number; signal?: AbortSignal },
-): Observable<string> {
+): Observable<ChatResponse> {
   const lines = messages.map(line).join('\n');
   const earlier = previous ? `${textOf(previous.content)}\n\n` : '';
   const transcript = `${earlier}${lines}`.slice(-options.maxChars);
@@ -40,6 +40,6 @@ export function summarizeTurns(
     )
     .pipe(
       filter((event) => event.type === 'stream-completed'),
-      map((event) => event.response.text.trim()),
+      map((event) => event.response),
     );
 }

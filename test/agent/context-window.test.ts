@@ -182,3 +182,26 @@ describe('counting cost', () => {
     expect(counted).toBe(1);
   });
 });
+
+describe('summaries count toward the run', () => {
+  it("the summarizer's usage is in the run's usage", async () => {
+    const model = scriptedModel([{ text: 'reply '.repeat(40), usage: { inputTokens: 1 } }], {
+      loop: true,
+      contextWindow: 2000,
+    });
+    const summarizer = scriptedModel([{ text: 'SUM', usage: { inputTokens: 1000, outputTokens: 10 } }], {
+      loop: true,
+    });
+    const agent = new Agent({
+      model,
+      sessions: memorySessionStore(),
+      maxOutputTokens: 100,
+      context: { strategy: 'summarize', summarizer },
+    });
+    const inputs: number[] = [];
+    for (let i = 0; i < 20; i++)
+      inputs.push((await agent.chat('q '.repeat(100), { sessionId: 's' })).usage.inputTokens);
+    expect(summarizer.requests.length).toBeGreaterThan(0);
+    expect(inputs.filter((n) => n === 1001)).toHaveLength(summarizer.requests.length);
+  });
+});
