@@ -109,6 +109,7 @@ export function scriptedModel(
       );
     });
 
+  const count = options.countTokens;
   const model = createChatModel({
     provider,
     modelId,
@@ -122,7 +123,7 @@ export function scriptedModel(
     },
     stream,
     contextWindow: options.contextWindow,
-    countTokens: options.countTokens && (async (request) => (await options.countTokens?.(request)) ?? 0),
+    countTokens: count === undefined ? undefined : async (request) => count(request),
   });
   return Object.freeze({ ...model, requests });
 }
