@@ -2,7 +2,7 @@ import { EMPTY, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../src/agent/index.ts';
-import { approvalDecision } from '../src/agent/approval-decision.ts';
+import { approvalDecision, NO_ANSWER } from '../src/agent/approval-decision.ts';
 
 const request = { step: 1, toolCall: { id: 'call_1', name: 'transfer', arguments: { amount: 5 } } };
 
@@ -21,7 +21,7 @@ describe('approvalDecision (marbles)', () => {
     });
   });
 
-  it('decides false at approvalTimeoutMs and stops asking', () => {
+  it('decides "no one answered" at approvalTimeoutMs and stops asking', () => {
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const answer = cold('-----t', { t: true });
       const signals: AbortSignal[] = [];
@@ -30,7 +30,7 @@ describe('approvalDecision (marbles)', () => {
         return answer;
       };
       expectObservable(approvalDecision(approver, request, new AbortController().signal, 3)).toBe('---(f|)', {
-        f: false,
+        f: { approved: false, reason: NO_ANSWER },
       });
       expectSubscriptions(answer.subscriptions).toBe('^--!');
       scheduler.schedule(() => expect(signals[0]?.aborted).toBe(true), 4);

@@ -2,9 +2,14 @@ import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 
 /**
  * Errors with `signal.reason` when `signal` aborts (at once if it already has), after unsubscribing
- * from the source, so whatever the source holds open is cancelled first.
+ * from the source, so whatever the source holds open is cancelled first. An abort while `past()`
+ * says the point of no return has passed (a run's final append is sent) is ignored: the source
+ * ends as it would have.
  */
-export function abortable<T>(signal: AbortSignal | undefined): MonoTypeOperatorFunction<T> {
+export function abortable<T>(
+  signal: AbortSignal | undefined,
+  past: () => boolean = () => false,
+): MonoTypeOperatorFunction<T> {
   return (source) =>
     signal
       ? new Observable<T>((subscriber) => {
@@ -20,6 +25,7 @@ export function abortable<T>(signal: AbortSignal | undefined): MonoTypeOperatorF
             complete: () => subscriber.complete(),
           });
           const onAbort = () => {
+            if (past()) return;
             subscription.unsubscribe();
             subscriber.error(signal.reason);
           };

@@ -1,16 +1,10 @@
-import type {
-  ChatResponse,
-  FinishReason,
-  Message,
-  RxAgentError,
-  StreamEvent,
-  ToolCall,
-} from '../core/index.ts';
+import type { ChatResponse, Message, RxAgentError, StreamEvent, ToolCall } from '../core/index.ts';
 import type { Cost, Usage } from '../core/index.ts';
 import type { ToolOutcome } from '../tools/index.ts';
+import type { AgentFinishReason } from './run-controls.ts';
 
-/** What a finished run produced. */
-export interface AgentResult {
+/** What a finished run produced; `OBJECT` is the type of its structured answer (`output`). */
+export interface AgentResult<OBJECT = unknown> {
   /** The final step's text. */
   text: string;
   /** The messages this run added (user input, assistant turns, tool results), in order. */
@@ -21,7 +15,10 @@ export interface AgentResult {
   usage: Usage;
   /** Summed over the steps, when every step's cost is known. */
   cost?: Cost;
-  finishReason: FinishReason;
+  /** The final answer parsed and validated against the run's `output` (absent without one). */
+  object?: OBJECT;
+  /** The last turn's reason, or `'max-steps'` / `'budget'` when a limit ended the run (`onLimit: 'stop'`). */
+  finishReason: AgentFinishReason;
   sessionId?: string;
 }
 
@@ -56,11 +53,17 @@ export interface StepCompleted {
   response: ChatResponse;
 }
 /** The run ended; the last event of every successful run. */
-export interface AgentCompleted {
+export interface AgentCompleted<OBJECT = unknown> {
   type: 'agent-completed';
-  result: AgentResult;
+  result: AgentResult<OBJECT>;
 }
 
 /** Everything `agent.run` emits: the model's stream events plus the loop's own. */
-export type AgentEvent =
-  StreamEvent | StepStarted | StepRestarted | ApprovalRequested | ToolResult | StepCompleted | AgentCompleted;
+export type AgentEvent<OBJECT = unknown> =
+  | StreamEvent
+  | StepStarted
+  | StepRestarted
+  | ApprovalRequested
+  | ToolResult
+  | StepCompleted
+  | AgentCompleted<OBJECT>;

@@ -6,7 +6,8 @@ export interface AgentLimits {
   budgets: Budgets;
   concurrency: number;
   stepRetries: number;
-  approvalTimeoutMs: number | undefined;
+  approvalTimeoutMs: number;
+  sessionWaitMs: number;
   responseCacheTtlMs: number | undefined;
 }
 
@@ -44,7 +45,9 @@ export function agentLimits(options: AgentOptions): AgentLimits {
     },
     concurrency: checked('toolConcurrency', options.toolConcurrency ?? 4, 'positive-count'),
     stepRetries: checked('stepRetries', options.stepRetries ?? 1, 'count'),
-    approvalTimeoutMs: checked('approvalTimeoutMs', options.approvalTimeoutMs, 'duration'),
+    // Finite by default: a person who never answers must not hold the session's runs forever.
+    approvalTimeoutMs: checked('approvalTimeoutMs', options.approvalTimeoutMs ?? 300_000, 'duration'),
+    sessionWaitMs: checked('sessionWaitMs', options.sessionWaitMs ?? 600_000, 'duration'),
     responseCacheTtlMs: checked('responseCacheTtlMs', options.responseCacheTtlMs, 'duration'),
   };
 }

@@ -5,7 +5,9 @@ import type { SessionStore } from '../sessions/index.ts';
 import type { AnyTool, ToolRegistry } from '../tools/index.ts';
 import type { AgentLogger } from './agent-logger.ts';
 import type { AgentTracer } from './agent-tracer.ts';
+import type { ContextOptions } from './context-options.ts';
 import type { ResponseCache } from './response-cache.ts';
+import type { AgentOutput, RunControls } from './run-controls.ts';
 
 /** What an approver is asked: one tool call that needs a person's decision. */
 export interface ApprovalRequest {
@@ -58,16 +60,35 @@ export interface AgentOptions extends AgentModelSettings {
   tracer?: AgentTracer;
   /** The default approver (a run's own `approve` wins). */
   approve?: Approver;
-  /** A pending approval is rejected after this long. @default no timeout */
+  /**
+   * A pending approval is rejected after this long (the model is told no one answered in time), so
+   * a person who never answers cannot hold the session. @default 300_000 (5 minutes)
+   */
   approvalTimeoutMs?: number;
-  /** When a run fails, still append its whole finished steps to the session. @default false */
+  /**
+   * How long a run waits for earlier runs on the same session in this process before failing with
+   * `SessionBusyError`. @default 600_000 (10 minutes)
+   */
+  sessionWaitMs?: number;
+  /** When a run fails, still append its whole finished steps to the session. @default true */
   persistPartialRuns?: boolean;
-  /** A session written by someone else during the run: fail, or append after their messages. @default 'error' */
+  /** What to send when the history would not fit the model's context window. @default send it all */
+  context?: ContextOptions;
+  /**
+   * A session written by someone else during the run: `'rebase'` appends the run after their
+   * messages (one append, it cannot conflict); `'error'` fails with `SessionConflictError` and
+   * stores nothing of the run. @default 'rebase'
+   */
   onConflict?: 'error' | 'rebase';
 }
 
-/** The options of `agent.run` and `agent.chat`. */
-export interface RunOptions {
+/**
+ * The options of `agent.run` and `agent.chat`: who and where, plus the controls of this run
+ * (`system`, `toolChoice`, `output`, `stopWhen`, `prepareStep`, budgets, `onLimit`).
+ */
+export interface RunOptions<
+  S extends AgentOutput | undefined = AgentOutput | undefined,
+> extends RunControls<S> {
   /** The session to continue and append to (needs the agent's `sessions`). */
   sessionId?: string;
   /** Who asks: reaches the tools' policy, `authorize`, `execute` and audit. */
@@ -75,6 +96,8 @@ export interface RunOptions {
   /** Aborting cancels the run like unsubscribing; `chat` rejects with the signal's reason. */
   signal?: AbortSignal;
   approve?: Approver;
+  /** Merged (shallowly) into the session's metadata when the run is appended (a title, a channel …). */
+  metadata?: Record<string, unknown>;
 }
 
 /** The options of `agent.invokeTool`. */

@@ -1,8 +1,9 @@
 import { type Cost, emptyUsage, type Usage } from '../core/index.ts';
 import type { AgentResult } from './agent-event.ts';
-import type { RunState } from './run-state.ts';
+import type { RunLimit, RunState } from './run-state.ts';
 
-function addUsage(total: Usage, usage: Usage): Usage {
+/** The sum of two usages; optional counts are kept when either has them. */
+export function addUsage(total: Usage, usage: Usage): Usage {
   const sum: Usage = {
     inputTokens: total.inputTokens + usage.inputTokens,
     outputTokens: total.outputTokens + usage.outputTokens,
@@ -15,14 +16,15 @@ function addUsage(total: Usage, usage: Usage): Usage {
   return sum;
 }
 
-/** The result of a finished run: the last step's text, the run's messages, usage and cost summed. */
-export function agentResult(state: RunState, sessionId: string | undefined): AgentResult {
+/** The result of a finished run: the last step's text, the run's messages, usage and cost summed (summaries included). */
+export function agentResult(state: RunState, sessionId: string | undefined, limit?: RunLimit): AgentResult {
   const last = state.steps.at(-1);
-  const usage = state.steps.reduce(
+  const calls = [...state.steps, ...state.overhead];
+  const usage = calls.reduce(
     (total, step) => (step.usage ? addUsage(total, step.usage) : total),
     emptyUsage(),
   );
-  const costs = state.steps.map((step) => step.cost);
+  const costs = calls.map((step) => step.cost);
   const cost = costs.every((c): c is Cost => c !== undefined)
     ? costs.reduce<Cost>(
         (total, c) => ({
@@ -39,7 +41,8 @@ export function agentResult(state: RunState, sessionId: string | undefined): Age
     steps: [...state.steps],
     usage,
     ...(cost && costs.length > 0 ? { cost } : {}),
-    finishReason: last?.finishReason ?? 'other',
+    ...(last?.object === undefined ? {} : { object: last.object }),
+    finishReason: limit ?? last?.finishReason ?? 'other',
     ...(sessionId === undefined ? {} : { sessionId }),
   };
 }

@@ -8,6 +8,8 @@ import { approvalDecision } from './approval-decision.ts';
 import { AgentBuilder } from './agent-builder.ts';
 import { type AgentLimits, agentLimits } from './agent-limits.ts';
 import { ExtensionTools } from './extension-tools.ts';
+import type { AgentOutput, OutputOf } from './run-controls.ts';
+import { runControls, runMaxSteps } from './resolve-controls.ts';
 import { type RunEnv, runAgent } from './run-agent.ts';
 
 /** `Agent.create`'s plain-object configuration: the agent's options plus its extensions. */
@@ -70,12 +72,21 @@ export class Agent {
    * ends) ending with `agent-completed`. Unsubscribing or aborting `signal` cancels the model request
    * and every running tool.
    */
-  run(input: AgentInput, options: RunOptions = {}): Observable<AgentEvent> {
-    return defer(() => runAgent(this.#runEnv(options), inputMessages(input)));
+  run<S extends AgentOutput | undefined = undefined>(
+    input: AgentInput,
+    options: RunOptions<S> = {},
+  ): Observable<AgentEvent<OutputOf<S>>> {
+    // The result's `object` is what `output` validated, so its type is the schema's output type.
+    return defer(() => runAgent(this.#runEnv(options), inputMessages(input))) as Observable<
+      AgentEvent<OutputOf<S>>
+    >;
   }
 
   /** Runs the agent and resolves with the result (`lastValueFrom(run(...))`). */
-  async chat(input: AgentInput, options: RunOptions = {}): Promise<AgentResult> {
+  async chat<S extends AgentOutput | undefined = undefined>(
+    input: AgentInput,
+    options: RunOptions<S> = {},
+  ): Promise<AgentResult<OutputOf<S>>> {
     const last = await lastValueFrom(this.run(input, options));
     if (last.type !== 'agent-completed')
       throw new RxAgentError('The run ended without a result', 'no_result');
@@ -112,7 +123,7 @@ export class Agent {
     );
   }
 
-  #runEnv(run: RunOptions): RunEnv {
+  #runEnv(run: RunOptions<AgentOutput | undefined>): RunEnv {
     const o = this.options;
     if (run.sessionId !== undefined && !o.sessions) {
       throw new RxAgentError('sessionId needs an agent with `sessions`', 'no_session_store');
@@ -137,7 +148,12 @@ export class Agent {
       approve: run.approve ?? o.approve,
       approvalTimeoutMs: this.#limits.approvalTimeoutMs,
       concurrency: this.#limits.concurrency,
-      budgets: this.#limits.budgets,
+      budgets:
+        run.maxSteps === undefined
+          ? this.#limits.budgets
+          : { ...this.#limits.budgets, maxSteps: runMaxSteps(run.maxSteps) },
+      controls: runControls(run),
+      context: o.context,
       stepRetries: this.#limits.stepRetries,
       cache: o.responseCache ? { store: o.responseCache, ttlMs: this.#limits.responseCacheTtlMs } : undefined,
       logger: o.logger,
@@ -147,8 +163,10 @@ export class Agent {
           ? {
               store: o.sessions,
               id: run.sessionId,
-              onConflict: o.onConflict ?? 'error',
-              persistPartialRuns: o.persistPartialRuns ?? false,
+              onConflict: o.onConflict ?? 'rebase',
+              persistPartialRuns: o.persistPartialRuns ?? true,
+              metadata: run.metadata,
+              waitMs: this.#limits.sessionWaitMs,
             }
           : undefined,
       signal: run.signal,

@@ -13,12 +13,17 @@ import {
   take,
   timer,
 } from 'rxjs';
+import type { ApprovalDecision } from '../tools/index.ts';
 import type { ApprovalRequest, Approver } from './agent-options.ts';
 
+/** What the model is told when no one answered an approval within `approvalTimeoutMs`. */
+export const NO_ANSWER = 'no one answered the approval request in time';
+
 /**
- * A person's decision on one call, as one boolean: the approver's first answer, raced against the
- * call's cancellation and `timeoutMs`. No approver, an approver that throws or answers nothing, a
- * timeout or a cancellation all decide `false`. The approver's own signal is aborted once its
+ * A person's decision on one call: the approver's first answer, raced against the call's
+ * cancellation and `timeoutMs`. No approver, an approver that throws or answers nothing, or a
+ * cancellation decide `false`; a timeout decides `{ approved: false, reason }` so the model hears
+ * that no one answered, not that a person declined. The approver's own signal is aborted once its
  * answer no longer matters.
  */
 export function approvalDecision(
@@ -26,7 +31,7 @@ export function approvalDecision(
   request: Omit<ApprovalRequest, 'signal'>,
   cancel: AbortSignal,
   timeoutMs: number | undefined,
-): Observable<boolean> {
+): Observable<boolean | ApprovalDecision> {
   if (!approver || cancel.aborted) return of(false);
   return defer(() => {
     const asking = new AbortController();
@@ -43,7 +48,7 @@ export function approvalDecision(
     const racers =
       timeoutMs === undefined
         ? [answer$, cancelled$]
-        : [answer$, cancelled$, timer(timeoutMs).pipe(map(() => false))];
+        : [answer$, cancelled$, timer(timeoutMs).pipe(map(() => ({ approved: false, reason: NO_ANSWER })))];
     return race(racers).pipe(
       take(1),
       finalize(() => asking.abort()),

@@ -24,3 +24,14 @@ export type {
 export type { AgentTracer } from './agent-tracer.ts';
 export { type MemoryResponseCacheOptions, memoryResponseCache } from './memory-response-cache.ts';
 export type { ResponseCache } from './response-cache.ts';
+export type {
+  AgentFinishReason,
+  AgentOutput,
+  OutputOf,
+  RunControls,
+  RunSnapshot,
+  StepOverrides,
+} from './run-controls.ts';
+export type { ContextBudget, ContextOptions, ContextStrategy } from './context-options.ts';
+export { eachEvent } from './each-event.ts';
+export { textDeltas } from './text-deltas.ts';

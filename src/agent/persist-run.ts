@@ -1,16 +1,15 @@
-import { catchError, concatMap, defer, from, type Observable, retry, throwError, timer } from 'rxjs';
+import { catchError, defer, from, type Observable, throwError } from 'rxjs';
 import { type Message, SessionConflictError } from '../core/index.ts';
 import type { AppendedSession, SessionStore } from '../sessions/index.ts';
+import type { AgentLogger } from './agent-logger.ts';
 import type { HoldFor } from './session-queue.ts';
-
-/** How many times a rebasing append re-reads the session before giving up with the conflict. */
-const REBASE_ATTEMPTS = 16;
 
 /**
  * Appends a run's messages with the version read at its start. On `SessionConflictError` (another
- * process wrote meanwhile), `'error'` fails; `'rebase'` re-reads and appends after the winner's
- * messages, with the new version (again, until it wins or `REBASE_ATTEMPTS` pass). Every append
- * sent goes to `holdFor`, so the session stays held until it settles.
+ * process wrote meanwhile), `'error'` fails; `'rebase'` appends them after the winner's messages
+ * with one append without `expectedVersion`, which every store does atomically and which cannot
+ * conflict, so no run whose tools ran is lost however many writers contend. Every append sent
+ * goes to `holdFor`, so the session stays held until it settles.
  */
 export function persistRun(
   store: SessionStore,
@@ -19,23 +18,25 @@ export function persistRun(
   version: number,
   onConflict: 'error' | 'rebase',
   holdFor: HoldFor,
+  logger?: AgentLogger,
+  metadata?: Record<string, unknown>,
 ): Observable<AppendedSession> {
-  const append = (expectedVersion: number) => {
-    const write = store.append(sessionId, messages, { expectedVersion });
-    holdFor(write);
-    return from(write);
-  };
-  const first = defer(() => append(version));
+  const append = (expectedVersion: number | undefined) =>
+    defer(() => {
+      const write = store.append(sessionId, messages, {
+        ...(expectedVersion === undefined ? {} : { expectedVersion }),
+        ...(metadata === undefined ? {} : { metadata }),
+      });
+      holdFor(write);
+      return from(write);
+    });
+  const first = append(version);
   if (onConflict === 'error') return first;
-  const rebased = defer(() => from(store.get(sessionId))).pipe(
-    concatMap((session) => append(session?.version ?? 0)),
-    retry({
-      count: REBASE_ATTEMPTS,
-      delay: (error: unknown, attempt) =>
-        SessionConflictError.is(error) ? timer(Math.min(attempt, 10)) : throwError(() => error),
-    }),
-  );
   return first.pipe(
-    catchError((error: unknown) => (SessionConflictError.is(error) ? rebased : throwError(() => error))),
+    catchError((error: unknown) => {
+      if (!SessionConflictError.is(error)) return throwError(() => error);
+      logger?.warn({ sessionId, err: error }, 'session written meanwhile: appending after it');
+      return append(undefined);
+    }),
   );
 }

@@ -12,14 +12,14 @@ import {
   tap,
   throwError,
 } from 'rxjs';
-import type { Message } from '../core/index.ts';
+import { BudgetExceededError, MaxStepsError, type Message } from '../core/index.ts';
 import type { Session, SessionStore } from '../sessions/index.ts';
 import type { AgentEvent, AgentResult } from './agent-event.ts';
 import { abortable } from './abortable.ts';
 import { agentResult } from './agent-result.ts';
 import { genAiProviderName } from './gen-ai-provider-name.ts';
 import { persistRun } from './persist-run.ts';
-import { initialState, type RunState } from './run-state.ts';
+import { initialState, type RunLimit, type RunState } from './run-state.ts';
 import { type LoopItem, runStep, type StepEnv } from './run-step.ts';
 import { type HoldFor, serialised } from './session-queue.ts';
 import { traced } from './traced.ts';
@@ -38,6 +38,10 @@ export interface RunSession {
   id: string;
   onConflict: 'error' | 'rebase';
   persistPartialRuns: boolean;
+  /** Merged into the session's metadata with the run's append. */
+  metadata: Record<string, unknown> | undefined;
+  /** How long the run waits for earlier runs on the session. */
+  waitMs: number;
 }
 
 /** A run's environment: the step's, plus the run's session and signal. */
@@ -59,44 +63,82 @@ export function stepLoop(env: StepEnv, initial: RunState): Observable<LoopItem> 
 
 /**
  * A whole run: read the session (runs on one session wait for each other), loop the steps, append
- * the run's messages with the version read, then `agent-completed`. An error appends nothing
- * (whole finished steps only with `persistPartialRuns`); cancelling appends nothing at all.
+ * the run's messages with the version read, then `agent-completed`. Whatever ends the run after
+ * finished steps (a budget, `stopWhen`, a failure) appends them whole (with `persistPartialRuns`,
+ * the default); a limit with `onLimit: 'stop'` completes; cancelling appends nothing at all. Once
+ * the final append is sent, an abort no longer fails the run: it was saved.
  */
 export function runAgent(env: RunEnv, input: readonly Message[]): Observable<AgentEvent> {
   const { session } = env;
+  let saving = false;
   const run = (stored: Session | null, trace: StepEnv['trace'], holdFor: HoldFor): Observable<AgentEvent> =>
     defer(() => {
       const version = stored?.version ?? 0;
       let committed = initialState(stored?.messages ?? [], input);
       const save = (state: RunState): Observable<unknown> =>
         session
-          ? persistRun(session.store, session.id, state.added, version, session.onConflict, holdFor)
+          ? persistRun(
+              session.store,
+              session.id,
+              [...state.prelude, ...state.added],
+              version,
+              session.onConflict,
+              holdFor,
+              env.logger,
+              session.metadata,
+            )
           : of(null);
+      const complete = (state: RunState, limit: RunLimit | undefined): Observable<AgentEvent> =>
+        defer(() => {
+          saving = true;
+          return save(state);
+        }).pipe(
+          map((): AgentEvent => ({
+            type: 'agent-completed',
+            result: agentResult(state, session?.id, limit),
+          })),
+        );
       // Only a failure of the steps saves their whole finished ones: after a failed final append
       // (perhaps written, its acknowledgement lost), appending a prefix of it could duplicate it.
+      const fail = (state: RunState, error: unknown): Observable<AgentEvent> => {
+        if (env.controls.onLimit === 'stop' && BudgetExceededError.is(error))
+          return complete(state, MaxStepsError.is(error) ? 'max-steps' : 'budget');
+        if (!session?.persistPartialRuns || state.steps.length === 0) return throwError(() => error);
+        const saved$ = save(state).pipe(
+          ignoreElements(),
+          // The run's own error is what the caller needs; the failed save is logged beside it.
+          catchError((saveError: unknown) => {
+            env.logger?.error({ err: saveError, sessionId: session.id }, 'saving a failed run failed');
+            return EMPTY;
+          }),
+        );
+        return concat(
+          saved$,
+          throwError(() => error),
+        );
+      };
       const steps$ = stepLoop({ ...env, trace }, committed).pipe(
         tap((item) => {
           if (item.type === 'next') committed = item.state;
         }),
-        catchError((error: unknown) =>
-          !session?.persistPartialRuns || committed.steps.length === 0
-            ? throwError(() => error)
-            : concat(
-                save(committed).pipe(ignoreElements()),
-                throwError(() => error),
-              ),
-        ),
+        catchError((error: unknown) => of<LoopItem>({ type: 'failed', state: committed, error })),
       );
       return steps$.pipe(
         concatMap((item): Observable<AgentEvent> => {
-          if (item.type === 'event') return of(item.event);
-          if (item.type === 'next') return EMPTY;
-          return save(item.state).pipe(
-            map((): AgentEvent => ({
-              type: 'agent-completed',
-              result: agentResult(item.state, session?.id),
-            })),
-          );
+          switch (item.type) {
+            case 'event':
+              return of(item.event);
+            case 'next':
+              return EMPTY;
+            case 'done':
+              return complete(item.state, item.limit);
+            case 'failed':
+              return fail(item.state, item.error);
+            default: {
+              const never: never = item;
+              return throwError(() => new TypeError(`unknown loop item ${String(never)}`));
+            }
+          }
         }),
         tap({
           error: (error: unknown) =>
@@ -122,15 +164,19 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
     },
     (scope) =>
       (session
-        ? serialised(session.store, session.id, (holdFor) =>
-            defer(() => session.store.get(session.id)).pipe(
-              concatMap((stored) => run(stored, scope.context, holdFor)),
-            ),
+        ? serialised(
+            session.store,
+            session.id,
+            (holdFor) =>
+              defer(() => session.store.get(session.id)).pipe(
+                concatMap((stored) => run(stored, scope.context, holdFor)),
+              ),
+            session.waitMs,
           )
         : run(null, scope.context, () => undefined)
       ).pipe(
         tap((event) => event.type === 'agent-completed' && scope.span?.setAttributes(runUsage(event.result))),
       ),
   );
-  return traced$.pipe(abortable(env.signal));
+  return traced$.pipe(abortable(env.signal, () => saving));
 }

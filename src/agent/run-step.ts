@@ -1,4 +1,4 @@
-import { concat, defer, filter, map, type Observable, of, switchMap, tap, throwError } from 'rxjs';
+import { concat, concatMap, defer, filter, map, type Observable, of, switchMap, tap, throwError } from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
@@ -17,8 +17,13 @@ import { genAiRequestAttributes } from './gen-ai-request-attributes.ts';
 import { isCacheable, responseCacheKey } from './response-cache-key.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { restartableTurn } from './restartable-turn.ts';
+import type { ContextOptions } from './context-options.ts';
+import { fitContext } from './fit-context.ts';
+import type { ResolvedControls } from './run-controls.ts';
 import type { RunState, StepEnd } from './run-state.ts';
 import { type Budgets, checkCalls, checkOutcomes } from './step-budgets.ts';
+import { afterTools } from './step-end.ts';
+import { stepPlan } from './step-request.ts';
 import { stepTools, type ToolsEnv } from './step-tools.ts';
 import { traced } from './traced.ts';
 
@@ -32,22 +37,16 @@ export interface StepEnv extends ToolsEnv {
   budgets: Budgets;
   stepRetries: number;
   cache: { store: ResponseCache; ttlMs: number | undefined } | undefined;
+  /** The run's own controls (system, tool choice, output, stopWhen, prepareStep, limits). */
+  controls: ResolvedControls;
+  /** What to send when the history would not fit the model's window. */
+  context: ContextOptions | undefined;
 }
 
 /** One item of the loop: an event for the subscriber, or the end of a step. */
 export type LoopItem = { type: 'event'; event: AgentEvent } | StepEnd;
 
 const event = (value: AgentEvent): LoopItem => ({ type: 'event', event: value });
-
-function requestOf(env: StepEnv, state: RunState): ChatRequest {
-  const tools = env.toolSpecs();
-  return {
-    messages: [...state.history, ...state.added],
-    ...(env.system === undefined ? {} : { system: env.system }),
-    ...(tools && tools.length > 0 ? { tools } : {}),
-    ...env.settings,
-  };
-}
 
 function toolMessageOf(outcome: ToolOutcome): Message {
   return message({
@@ -59,14 +58,19 @@ function toolMessageOf(outcome: ToolOutcome): Message {
 }
 
 /** The model turn of a step: cached when deterministic, restarted whole after a mid-stream failure. */
-function turnEvents(env: StepEnv, state: RunState, request: ChatRequest): Observable<AgentEvent> {
-  const turn = () => env.model.stream(request);
+function turnEvents(
+  env: StepEnv,
+  state: RunState,
+  model: ChatModel,
+  request: ChatRequest,
+): Observable<AgentEvent> {
+  const turn = () => model.stream(request);
   const restartable = restartableTurn(turn, state.step, env.stepRetries, (restarted) =>
     env.logger?.warn({ step: restarted.step, err: restarted.error }, 'step restarted'),
   );
   if (!env.cache || !isCacheable(request)) return restartable;
   const cache = env.cache;
-  return defer(() => responseCacheKey(env.model, request)).pipe(
+  return defer(() => responseCacheKey(model, request)).pipe(
     switchMap((key) => cachedTurn(cache.store, key, restartable, { ttlMs: cache.ttlMs, logger: env.logger })),
   );
 }
@@ -92,12 +96,11 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
     };
     return of(completed, done);
   }
-  const checked = checkCalls(state, calls, env.budgets);
-  if ('error' in checked)
-    return concat(
-      of(completed),
-      throwError(() => checked.error),
-    );
+  const checked = checkCalls(state, calls, env.budgets, env.controls.onLimit === 'stop');
+  if ('error' in checked) {
+    const failed: LoopItem = { type: 'failed', state, error: checked.error };
+    return of(completed, failed);
+  }
   return defer(() => {
     // Keyed by the call itself, not its id: a server that repeats an id still gets each outcome.
     const outcomes = new Map<ToolCall, ToolOutcome>();
@@ -111,17 +114,17 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
       const ordered = calls.map((call) => outcomes.get(call)).filter((o) => o !== undefined);
       const added = [...state.added, response.message, ...ordered.map(toolMessageOf)];
       const streak = checkOutcomes(state.invalidStreak, ordered, env.budgets, added);
-      if ('error' in streak) return throwError(() => streak.error);
       const next: RunState = {
         ...state,
         step: state.step + 1,
         added,
         steps,
         toolCalls: state.toolCalls + calls.length,
-        invalidStreak: streak.streak,
+        invalidStreak: 'error' in streak ? state.invalidStreak : streak.streak,
         repeat: checked.repeat,
       };
-      return of<LoopItem>({ type: 'next', state: next });
+      if ('error' in streak) return of<LoopItem>({ type: 'failed', state: next, error: streak.error });
+      return of<LoopItem>(afterTools(next, env.budgets, env.controls));
     });
     return concat(of(completed), tools$.pipe(map(event)), next$);
   });
@@ -133,24 +136,48 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
  */
 export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
   return defer(() => {
-    const request = requestOf(env, state);
+    const { model, request } = stepPlan(env, state);
+    const started = of(event({ type: 'step-started', step: state.step }));
+    if (!env.context) return concat(started, stepTurn(env, state, model, request));
+    const fitted$ = fitContext(env.context, model, state, request).pipe(
+      concatMap((fitted) => {
+        // A summary made now is kept in the state, so it is stored with the run and reused.
+        const next =
+          fitted.summaries.length === 0
+            ? state
+            : { ...state, prelude: fitted.prelude, overhead: [...state.overhead, ...fitted.summaries] };
+        return stepTurn(env, next, model, fitted.request);
+      }),
+    );
+    return concat(started, fitted$);
+  });
+}
+
+/** A step's model turn (the `chat` span) and what follows it: its tools and the step's end. */
+function stepTurn(
+  env: StepEnv,
+  state: RunState,
+  model: ChatModel,
+  request: ChatRequest,
+): Observable<LoopItem> {
+  return defer(() => {
     let response: ChatResponse | undefined;
     const turn$ = traced(
       env.tracer,
       {
-        name: `chat ${env.model.modelId}`,
+        name: `chat ${model.modelId}`,
         kind: 'client',
         attributes: {
           'gen_ai.operation.name': 'chat',
-          'gen_ai.provider.name': genAiProviderName(env.model.provider),
-          'gen_ai.request.model': env.model.modelId,
+          'gen_ai.provider.name': genAiProviderName(model.provider),
+          'gen_ai.request.model': model.modelId,
           ...genAiRequestAttributes(request),
           'rxagent.step': state.step,
         },
         parent: env.trace,
       },
       (scope) =>
-        turnEvents(env, state, request).pipe(
+        turnEvents(env, state, model, request).pipe(
           tap((value) => {
             if (value.type !== 'stream-completed') return;
             response = value.response;
@@ -178,6 +205,6 @@ export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
     const end$ = defer(() =>
       response ? afterTurn(env, state, response) : throwError(() => new IncompleteStreamError()),
     );
-    return concat(of(event({ type: 'step-started', step: state.step })), events$, end$);
+    return concat(events$, end$);
   });
 }

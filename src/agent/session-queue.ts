@@ -1,8 +1,22 @@
-import { defer, finalize, from, type Observable, switchMap } from 'rxjs';
+import { defer, finalize, from, type Observable, switchMap, throwError, timeout } from 'rxjs';
+import { SessionBusyError } from '../core/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 
-// Per store, per session id: the promise the next run on that session waits for.
+// Per store (or per backend, for stores that name theirs), per session id: the promise the next
+// run on that session waits for.
 const tails = new WeakMap<SessionStore, Map<string, Promise<void>>>();
+const backends = new Map<string, Map<string, Promise<void>>>();
+
+function queueOf(store: SessionStore): Map<string, Promise<void>> {
+  const { identity } = store;
+  let queue = identity === undefined ? tails.get(store) : backends.get(identity);
+  if (!queue) {
+    queue = new Map();
+    if (identity === undefined) tails.set(store, queue);
+    else backends.set(identity, queue);
+  }
+  return queue;
+}
 
 /** How long the queue waits for a pending write of a store that does not state its `timeoutMs`. */
 const DEFAULT_HOLD_MS = 30_000;
@@ -24,20 +38,22 @@ function settledWithin(writes: readonly Promise<unknown>[], holdMs: number): Pro
 export type HoldFor = (write: Promise<unknown>) => void;
 
 /**
- * `body`, started only after every earlier run on the same session (same store, same id) in this
+ * `body`, started only after every earlier run on the same session (same store or same
+ * `identity`, same id) in this
  * process has ended (completed, failed or been unsubscribed) and its writes (given to `holdFor`)
  * have settled, so runs on one session never interleave: an append already sent when its run is
  * unsubscribed cannot be overtaken by the next run's read. A write is waited for at most the
- * store's `timeoutMs` (30 s for a store that does not state one).
+ * store's `timeoutMs` (30 s for a store that does not state one). A run that waits longer than
+ * `waitMs` fails with `SessionBusyError` (and gives up its place) without having read anything.
  */
 export function serialised<T>(
   store: SessionStore,
   sessionId: string,
   body: (holdFor: HoldFor) => Observable<T>,
+  waitMs = Infinity,
 ): Observable<T> {
   return defer(() => {
-    let queue = tails.get(store);
-    if (!queue) tails.set(store, (queue = new Map()));
+    const queue = queueOf(store);
     const previous = queue.get(sessionId) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => {
@@ -51,7 +67,14 @@ export function serialised<T>(
       if (owner.get(sessionId) === tail) owner.delete(sessionId);
     });
     const writes: Promise<unknown>[] = [];
-    return from(previous).pipe(
+    const waited = from(previous);
+    const turn$ =
+      waitMs === Infinity
+        ? waited
+        : waited.pipe(
+            timeout({ first: waitMs, with: () => throwError(() => new SessionBusyError(sessionId, waitMs)) }),
+          );
+    return turn$.pipe(
       switchMap(() => body((write) => writes.push(write))),
       finalize(() => void settledWithin(writes, store.timeoutMs ?? DEFAULT_HOLD_MS).then(release)),
     );

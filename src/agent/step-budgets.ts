@@ -11,30 +11,36 @@ export interface Budgets {
   maxRepeatedToolCalls: number;
 }
 
+/** The repeat key of one call: its tool and its arguments (or the raw text the model broke). */
+const callKey = (call: ToolCall): string =>
+  `${call.name}\u0000${call.invalidArguments ? call.invalidArguments.raw : stableJson(call.arguments)}`;
+
 /**
- * Checks a finished turn's tool calls before any of them runs: another step past `maxSteps`, more
- * calls than `maxToolCalls`, or a call repeated more than `maxRepeatedToolCalls` times in a row.
+ * Checks a finished turn's tool calls before any of them runs: another step past `maxSteps` (unless
+ * `stepsChecked`: then the loop ends after this step's tools), more calls than `maxToolCalls`, or
+ * the same calls repeated in more than `maxRepeatedToolCalls` steps in a row. Repeats count steps,
+ * not the parallel calls of one step: "roll four dice" is four identical calls in one step, once.
  * Returns the error that ends the run, or the repeat streak after these calls.
  */
 export function checkCalls(
   state: RunState,
   calls: readonly ToolCall[],
   budgets: Budgets,
+  stepsChecked = false,
 ): { error: BudgetExceededError } | { repeat: RunState['repeat'] } {
-  if (state.step >= budgets.maxSteps) return { error: new MaxStepsError(budgets.maxSteps, state.added) };
+  if (!stepsChecked && state.step >= budgets.maxSteps)
+    return { error: new MaxStepsError(budgets.maxSteps, state.added) };
   if (state.toolCalls + calls.length > budgets.maxToolCalls) {
     const message = `The run would make more than ${budgets.maxToolCalls} tool calls`;
     return { error: new BudgetExceededError('tool-calls', budgets.maxToolCalls, message, state.added) };
   }
-  let repeat = state.repeat;
-  for (const call of calls) {
-    const key = `${call.name}\u0000${call.invalidArguments ? call.invalidArguments.raw : stableJson(call.arguments)}`;
-    repeat = { key, count: repeat?.key === key ? repeat.count + 1 : 1 };
-    if (repeat.count > budgets.maxRepeatedToolCalls) {
-      const limit = budgets.maxRepeatedToolCalls;
-      const message = `${call.name} was called with the same arguments more than ${limit} times in a row`;
-      return { error: new BudgetExceededError('repeated-tool-calls', limit, message, state.added) };
-    }
+  const key = [...new Set(calls.map(callKey))].sort().join('\u0001');
+  const repeat = { key, count: state.repeat?.key === key ? state.repeat.count + 1 : 1 };
+  if (repeat.count > budgets.maxRepeatedToolCalls) {
+    const limit = budgets.maxRepeatedToolCalls;
+    const names = [...new Set(calls.map((call) => call.name))].join(', ');
+    const message = `${names} was called with the same arguments in more than ${limit} steps in a row`;
+    return { error: new BudgetExceededError('repeated-tool-calls', limit, message, state.added) };
   }
   return { repeat };
 }

@@ -1,7 +1,7 @@
 import { defer, finalize, map, merge, mergeMap, type Observable, Subject, firstValueFrom, from } from 'rxjs';
 import type { ToolCall } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
-import type { ToolRegistry } from '../tools/index.ts';
+import type { ApprovalDecision, ToolRegistry } from '../tools/index.ts';
 import type { AgentEvent } from './agent-event.ts';
 import type { AgentLogger } from './agent-logger.ts';
 import type { Approver } from './agent-options.ts';
@@ -45,7 +45,10 @@ function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable
         // The registry's approve callback is a Promise API; the request it triggers is a value of
         // this call's stream, so it goes through a Subject that lives exactly as long as the call.
         const approvals = new Subject<AgentEvent>();
-        const approve = (request: { toolCall: ToolCall; signal: AbortSignal }): Promise<boolean> => {
+        const approve = (request: {
+          toolCall: ToolCall;
+          signal: AbortSignal;
+        }): Promise<boolean | ApprovalDecision> => {
           approvals.next({ type: 'approval-requested', step, toolCall });
           const asked = { step, toolCall: request.toolCall, ...(env.actor ? { actor: env.actor } : {}) };
           const withSession = env.sessionId === undefined ? asked : { ...asked, sessionId: env.sessionId };

@@ -22,6 +22,8 @@ export {
   user,
 } from './messages.ts';
 export type { CallOptions, ChatModel, ModelCapabilities, RetryOptions } from './model.ts';
+export { estimateTokens, messageTokens, textTokens } from './estimate-tokens.ts';
+export { type ModelInfo, modelInfo, modelInfoOf } from './model-info.ts';
 export { modelPrices } from './model-prices.ts';
 export { computeCost, type ModelPrice, priceOf } from './pricing.ts';
 export type {

@@ -38,6 +38,16 @@ export interface ChatModel {
   readonly provider: string;
   readonly modelId: string;
   readonly capabilities: ModelCapabilities;
+  /**
+   * Tokens the model reads and writes in one request (input plus output), from the model-info table
+   * (`modelInfo`) or the provider's `contextWindow` option; absent when unknown.
+   */
+  readonly contextWindow?: number;
+  /**
+   * The input tokens `request` would use: the provider's counting endpoint (Anthropic, Gemini,
+   * Bedrock), a tokenizer (OpenAI and compatible servers) or a documented estimate (Ollama).
+   */
+  countTokens?(request: ChatRequest, options?: CallOptions): Promise<number>;
   /** Cold: nothing happens until subscribed; ends with exactly one `StreamCompleted`. */
   stream(request: ChatRequest, options?: CallOptions): Observable<StreamEvent>;
   /** `lastValueFrom(stream(request))`, as the response. */

@@ -4,6 +4,7 @@ import {
   type CallOptions,
   type ChatModel,
   type ChatRequest,
+  estimateTokens,
   isRetryableError,
   type ModelCapabilities,
   RxAgentError,
@@ -45,7 +46,8 @@ export const isAvailabilityError = (error: unknown): boolean =>
  * The answering model shows in the `StreamCompleted` response's `provider` and `model`. The
  * combinator's own `provider` / `modelId` are those of the first (primary) model, so it drops in
  * where that model was used; `models` lists them all. `capabilities` are the intersection: a
- * caller may rely only on what every model can do.
+ * caller may rely only on what every model can do; `contextWindow` is the smallest window (when
+ * every model knows its own) and `countTokens` the largest count, so a request fits any of them.
  * @param models one or more models, primary first.
  * @example
  * const model = fallback([openai('gpt-4o'), anthropic('claude-sonnet-4-5')], {
@@ -83,10 +85,21 @@ export function fallback(models: readonly ChatModel[], options: FallbackOptions 
 
   const stream = (request: ChatRequest, call?: CallOptions) =>
     attempt(request, call, 0).pipe(cancelOnAbort(call?.signal));
+  // A request must fit whichever model answers: the smallest window, and the largest count.
+  const windows = list.map((model) => model.contextWindow);
+  const contextWindow = windows.every((w): w is number => w !== undefined) ? Math.min(...windows) : undefined;
+  const countTokens = async (request: ChatRequest, call?: CallOptions): Promise<number> => {
+    const counts = await Promise.all(
+      list.map((model) => (model.countTokens ? model.countTokens(request, call) : estimateTokens(request))),
+    );
+    return Math.max(...counts);
+  };
   return Object.freeze({
     provider: primary.provider,
     modelId: primary.modelId,
     capabilities: Object.freeze(intersect(list)),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    countTokens,
     models: list,
     stream,
     complete: (request: ChatRequest, call?: CallOptions) =>

@@ -68,6 +68,10 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
 
   return {
     timeoutMs,
+    // A getter: the path is resolved (node:path) only when an agent queues a run on this store.
+    get identity() {
+      return `file:${nodePath().resolve(dir)}`;
+    },
     get: async (id) => {
       const path = pathOf(id);
       return bounded('get', async () => {

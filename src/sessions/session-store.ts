@@ -47,6 +47,12 @@ export interface SessionStore {
    * write before the next run on that session starts (30 s for a store that does not say).
    */
   readonly timeoutMs?: number;
+  /**
+   * Names the backend this object reads and writes (a directory, a server and prefix, a table),
+   * the same for two objects on one backend: an agent's runs on one session in one process wait
+   * for each other across such objects. Without it, only runs through the same object wait.
+   */
+  readonly identity?: string;
   /** The session, or `null` when it does not exist (or has expired). */
   get(id: string): Promise<Session | null>;
   /** Appends atomically (creating the session when needed) and returns its head at the new version. */

@@ -39,6 +39,10 @@ export interface ScriptedModelOptions {
   scheduler?: SchedulerLike;
   /** Start again at the first turn once every turn was played, instead of erroring. @default false */
   loop?: boolean;
+  /** The model's `contextWindow`. @default none */
+  contextWindow?: number;
+  /** The model's `countTokens`. @default none */
+  countTokens?: (request: ChatRequest) => number | Promise<number>;
 }
 
 /** A scripted model: a `ChatModel` that also shows the requests it received. */
@@ -105,6 +109,7 @@ export function scriptedModel(
       );
     });
 
+  const count = options.countTokens;
   const model = createChatModel({
     provider,
     modelId,
@@ -117,6 +122,8 @@ export function scriptedModel(
       ...options.capabilities,
     },
     stream,
+    contextWindow: options.contextWindow,
+    countTokens: count === undefined ? undefined : async (request) => count(request),
   });
   return Object.freeze({ ...model, requests });
 }

@@ -9,6 +9,12 @@ export interface ApprovalRequest {
   readonly signal: AbortSignal;
 }
 
+/** A decision with its reason: a refusal's `reason` is what the model is told ("Not run: …"). */
+export interface ApprovalDecision {
+  approved: boolean;
+  reason?: string;
+}
+
 /** Options of `ToolRegistry.invoke`. */
 export interface InvokeOptions {
   /** Who asks: passed to the policy, `authorize`, `execute` and the audit trail. */
@@ -19,7 +25,10 @@ export interface InvokeOptions {
   onProgress?: (value: unknown) => void;
   /**
    * Decides calls of tools that need approval (`needsApproval`): `true` runs the call; `false` or a
-   * throw gives `rejected`. Without it, such calls are `rejected` ("no approver").
+   * throw gives `rejected` ("a person declined"), `{ approved: false, reason }` gives `rejected`
+   * with that reason (e.g. "no one answered in time"). Without it, such calls are `rejected`.
    */
-  approve?: (request: ApprovalRequest) => boolean | PromiseLike<boolean>;
+  approve?: (
+    request: ApprovalRequest,
+  ) => boolean | ApprovalDecision | PromiseLike<boolean | ApprovalDecision>;
 }

@@ -19,6 +19,16 @@ function runExample(file: string) {
 }
 
 describe('agent examples', () => {
+  it('examples/agent-controls.ts: structured output, a graceful budget, for await, a summarised session', async () => {
+    const { code, stdout, stderr } = await runExample('examples/agent-controls.ts');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      'object: Oslo 18 °C\nstopped: max-steps after 2 steps\nstreamed: Hello there.\n' +
+        'session: 66 messages kept, 6 summaries written\n',
+    );
+  });
+
   it('examples/agent.ts: a tool call, a streamed answer, a session continued', async () => {
     const { code, stdout, stderr } = await runExample('examples/agent.ts');
     expect(stderr).toBe('');

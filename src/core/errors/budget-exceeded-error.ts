@@ -2,10 +2,10 @@ import type { Message } from '../messages.ts';
 import { RxAgentError } from './rx-agent-error.ts';
 
 /** Which of an agent's budgets a run exhausted. */
-export type AgentBudget = 'steps' | 'tool-calls' | 'invalid-tool-calls' | 'repeated-tool-calls';
+export type AgentBudget = 'steps' | 'tool-calls' | 'invalid-tool-calls' | 'repeated-tool-calls' | 'cost';
 
 /**
- * An agent run hit one of its budgets (`maxSteps`, `maxToolCalls`, `maxInvalidToolCalls`,
+ * An agent run hit one of its budgets (`maxSteps`, `maxToolCalls`, `maxInvalidToolCalls`, `maxCostUsd`,
  * `maxRepeatedToolCalls`). `messages` are the run's messages up to its last finished step: every
  * tool call in them has its result, so they can be shown, stored or sent to a model as they are.
  */

@@ -21,6 +21,8 @@ export { RunFailedError } from './run-failed-error.ts';
 export { RunLostError } from './run-lost-error.ts';
 export { RunNotFoundError } from './run-not-found-error.ts';
 export { RxAgentError, type RxAgentErrorOptions } from './rx-agent-error.ts';
+export { ContextOverflowError } from './context-overflow-error.ts';
+export { SessionBusyError } from './session-busy-error.ts';
 export { SessionConflictError } from './session-conflict-error.ts';
 export { SessionCorruptError } from './session-corrupt-error.ts';
 export { SessionStoreError } from './session-store-error.ts';

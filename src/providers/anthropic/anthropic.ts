@@ -1,16 +1,25 @@
 import { defer } from 'rxjs';
-import { type CallOptions, type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
+import {
+  type CallOptions,
+  type ChatModel,
+  type ChatRequest,
+  modelInfoOf,
+  priceOf,
+} from '../../core/index.ts';
 import { sseDecoder } from '../../operators/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
+  countIn,
   createChatModel,
   env,
+  postJson,
   type ProviderOptions,
   providerStream,
   providerOptionsOf,
   requestToolNames,
   trimSlash,
 } from '../shared/index.ts';
+import { anthropicCountTokensBody } from './anthropic-count-tokens.ts';
 import { anthropicModelInfo } from './anthropic-model-info.ts';
 import { createAnthropicMapper } from './create-anthropic-mapper.ts';
 import { type AnthropicThinking, anthropicJsonTool, toAnthropicRequest } from './to-anthropic-request.ts';
@@ -66,19 +75,21 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   const price = options.price ?? priceOf(modelId);
 
   const decoder = sseDecoder();
+  const bodyOf = (request: ChatRequest, toolNames: ReturnType<typeof requestToolNames>) =>
+    toAnthropicRequest(modelId, request, {
+      maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens,
+      modelMaxOutputTokens: info.knownModel ? info.maxOutputTokens : undefined,
+      contextWindow: info.contextWindow,
+      thinking: options.thinking,
+      wire: providerOptionsOf(request, PROVIDER),
+      toolNames,
+    });
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
       const toolNames = requestToolNames(request);
       const jsonTool =
         request.responseFormat?.type === 'json' ? anthropicJsonTool(request, toolNames) : undefined;
-      const body = toAnthropicRequest(modelId, request, {
-        maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens,
-        modelMaxOutputTokens: info.knownModel ? info.maxOutputTokens : undefined,
-        contextWindow: info.contextWindow,
-        thinking: options.thinking,
-        wire: providerOptionsOf(request, PROVIDER),
-        toolNames,
-      });
+      const body = bodyOf(request, toolNames);
       return providerStream({
         provider: PROVIDER,
         model: modelId,
@@ -92,5 +103,19 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
       });
     });
 
-  return createChatModel({ provider: PROVIDER, modelId, capabilities: info.capabilities, stream });
+  // https://docs.anthropic.com/en/api/messages-count-tokens
+  const countTokens = async (request: ChatRequest, call?: CallOptions) => {
+    const body = anthropicCountTokensBody(bodyOf(request, requestToolNames(request)));
+    const answer = await postJson(client, `${url}/count_tokens`, body, call);
+    return countIn(PROVIDER, answer, 'input_tokens');
+  };
+
+  return createChatModel({
+    provider: PROVIDER,
+    modelId,
+    capabilities: info.capabilities,
+    stream,
+    contextWindow: options.contextWindow ?? modelInfoOf(modelId)?.contextWindow ?? info.contextWindow,
+    countTokens,
+  });
 }

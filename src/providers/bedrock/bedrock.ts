@@ -1,10 +1,18 @@
 import { defer, switchMap } from 'rxjs';
-import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
+import {
+  type CallOptions,
+  type ChatModel,
+  type ChatRequest,
+  type ModelCapabilities,
+  modelInfoOf,
+} from '../../core/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
   BEDROCK_TOOL_NAME_RULE,
+  countIn,
   createChatModel,
   env,
+  postJson,
   type ProviderOptions,
   providerStream,
   providerOptionsOf,
@@ -13,6 +21,7 @@ import {
 } from '../shared/index.ts';
 import { type AwsCredentialsInput, awsCredentialsProvider, resolveAwsRegion } from './aws-credentials.ts';
 import { bedrockCapabilities } from './bedrock-capabilities.ts';
+import { bedrockCountTokensBody, bedrockInfoId } from './bedrock-count-tokens.ts';
 import { createBedrockMapper } from './bedrock-chunk-mapper.ts';
 import { parseBedrockErrorBody } from './bedrock-error-body.ts';
 import { bedrockPriceOf } from './bedrock-prices.ts';
@@ -84,15 +93,27 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
         }
       : {}),
   });
-  const http = (body: unknown) => {
-    const baseURL = trimSlash(options.baseURL ?? `https://bedrock-runtime.${region()}.amazonaws.com`);
-    return { url: `${baseURL}/model/${encodeURIComponent(modelId)}/converse-stream`, body };
+  const modelURL = () =>
+    `${trimSlash(options.baseURL ?? `https://bedrock-runtime.${region()}.amazonaws.com`)}/model/${encodeURIComponent(modelId)}`;
+  const http = (body: unknown) => ({ url: `${modelURL()}/converse-stream`, body });
+  const countTokens = async (request: ChatRequest, call: CallOptions = {}) => {
+    const wire = providerOptionsOf(request, 'bedrock');
+    const toolNames = requestToolNames(request, BEDROCK_TOOL_NAME_RULE);
+    const converse = buildConverseRequest(request, wire, options.additionalModelRequestFields, toolNames);
+    const headers = { accept: 'application/json', ...call.headers };
+    const answer = await postJson(client, `${modelURL()}/count-tokens`, bedrockCountTokensBody(converse), {
+      ...call,
+      headers,
+    });
+    return countIn('bedrock', answer, 'inputTokens');
   };
 
   return createChatModel({
     provider: 'bedrock',
     modelId,
     capabilities: { ...bedrockCapabilities(modelId), ...options.capabilities },
+    contextWindow: options.contextWindow ?? modelInfoOf(bedrockInfoId(modelId))?.contextWindow,
+    countTokens,
     stream(request, call) {
       const wire = providerOptionsOf(request, 'bedrock');
       const toolNames = requestToolNames(request, BEDROCK_TOOL_NAME_RULE);

@@ -1,10 +1,18 @@
 import { defer } from 'rxjs';
-import { type CallOptions, type ChatModel, type ChatRequest, priceOf } from '../../core/index.ts';
+import {
+  type CallOptions,
+  type ChatModel,
+  type ChatRequest,
+  modelInfoOf,
+  priceOf,
+} from '../../core/index.ts';
 import { sseDecoder } from '../../operators/index.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
+  countIn,
   createChatModel,
   env,
+  postJson,
   type ProviderOptions,
   providerStream,
   providerOptionsOf,
@@ -12,6 +20,7 @@ import {
   trimSlash,
 } from '../shared/index.ts';
 import { createGeminiMapper } from './create-gemini-mapper.ts';
+import { geminiCountTokensBody } from './gemini-count-tokens.ts';
 import { geminiCapabilities } from './gemini-capabilities.ts';
 import { parseGeminiErrorBody } from './gemini-stream-error.ts';
 import { type GeminiThinking, toGeminiRequest } from './to-gemini-request.ts';
@@ -82,5 +91,28 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
       });
     });
 
-  return createChatModel({ provider: PROVIDER, modelId, capabilities: geminiCapabilities(modelId), stream });
+  const countTokens = async (request: ChatRequest, call?: CallOptions) => {
+    const wire = providerOptionsOf(request, PROVIDER);
+    const body = toGeminiRequest(request, {
+      thinking: options.thinking,
+      wire,
+      toolNames: requestToolNames(request),
+    });
+    const answer = await postJson(
+      client,
+      `${baseURL}/${path}:countTokens`,
+      geminiCountTokensBody(path, body),
+      call,
+    );
+    return countIn(PROVIDER, answer, 'totalTokens');
+  };
+
+  return createChatModel({
+    provider: PROVIDER,
+    modelId,
+    capabilities: geminiCapabilities(modelId),
+    stream,
+    contextWindow: options.contextWindow ?? modelInfoOf(modelId)?.contextWindow,
+    countTokens,
+  });
 }

@@ -10,6 +10,7 @@ import {
   requestToolNames,
 } from '../shared/index.ts';
 import { ollamaCapabilities } from './ollama-capabilities.ts';
+import { ollamaContextWindow, ollamaCountTokens } from './ollama-context.ts';
 import { createOllamaMapper } from './ollama-chunk-mapper.ts';
 import { resolveOllamaHost } from './ollama-host.ts';
 import { buildOllamaRequest } from './ollama-request.ts';
@@ -55,6 +56,8 @@ export function ollama(modelId: string, options: OllamaOptions = {}): ChatModel 
     provider: 'ollama',
     modelId,
     capabilities: { ...ollamaCapabilities(modelId), ...options.capabilities },
+    contextWindow: ollamaContextWindow(options.contextWindow, options.options),
+    countTokens: ollamaCountTokens,
     stream(request, call) {
       const wire = providerOptionsOf(request, 'ollama');
       const toolNames = requestToolNames(request);

@@ -1,4 +1,4 @@
-import { type ChatModel, priceOf, RxAgentError } from '../../core/index.ts';
+import { type ChatModel, modelInfoOf, priceOf, RxAgentError } from '../../core/index.ts';
 import { env, type ProviderOptions, trimSlash } from '../shared/index.ts';
 import { createOpenAIModel } from './create-openai-model.ts';
 import { type CapabilityOverrides, openAICapabilities } from './openai-capabilities.ts';
@@ -72,6 +72,7 @@ export function azureOpenAI(deployment: string, options: AzureOpenAIOptions = {}
     capabilities,
     reasoningModel: capabilities.reasoning,
     price: options.price ?? priceOf(deployment),
+    contextWindow: options.contextWindow ?? modelInfoOf(deployment)?.contextWindow,
     maxTokensField: options.maxTokensField ?? 'max_completion_tokens',
     includeUsage: true,
     options,

@@ -10,6 +10,7 @@ import {
   requestToolNames,
 } from '../shared/index.ts';
 import { openAIChunkMapper } from './map-openai-chunk.ts';
+import { openAICountTokens } from './openai-count-tokens.ts';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './to-openai-request.ts';
 
 /** Everything one OpenAI-format endpoint needs, fully resolved by a factory. */
@@ -27,6 +28,8 @@ export interface OpenAIModelConfig {
   credential?: RequiredCredential;
   capabilities: ModelCapabilities;
   price: ModelPrice | undefined;
+  /** The model's context window, when known (`ChatModel.contextWindow`). */
+  contextWindow?: number | undefined;
   maxTokensField: OpenAIRequestOptions['maxTokensField'];
   includeUsage: boolean;
   /** OpenAI's own reasoning models: sampling fields they refuse are left out (`toOpenAIRequest`). */
@@ -49,17 +52,19 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
   });
   const decoder = sseDecoder();
 
+  const bodyOf = (request: ChatRequest, toolNames = requestToolNames(request)) =>
+    toOpenAIRequest(request, modelId, {
+      maxTokensField: config.maxTokensField,
+      includeUsage: config.includeUsage,
+      reasoningModel: config.reasoningModel === true,
+      wire: providerOptionsOf(request, config.optionsKey ?? provider),
+      toolNames,
+      provider,
+    });
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {
       const toolNames = requestToolNames(request);
-      const body = toOpenAIRequest(request, modelId, {
-        maxTokensField: config.maxTokensField,
-        includeUsage: config.includeUsage,
-        reasoningModel: config.reasoningModel === true,
-        wire: providerOptionsOf(request, config.optionsKey ?? provider),
-        toolNames,
-        provider,
-      });
+      const body = bodyOf(request, toolNames);
       const createMapper = () => openAIChunkMapper(provider, toolNames);
       return providerStream({
         provider,
@@ -74,5 +79,12 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
       });
     });
 
-  return createChatModel({ provider, modelId, capabilities: config.capabilities, stream });
+  return createChatModel({
+    provider,
+    modelId,
+    capabilities: config.capabilities,
+    stream,
+    contextWindow: config.contextWindow,
+    countTokens: openAICountTokens(modelId, (request) => bodyOf(request)),
+  });
 }

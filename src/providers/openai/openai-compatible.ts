@@ -44,6 +44,7 @@ export function openaiCompatible(modelId: string, options: OpenAICompatibleOptio
     defaultHeaders: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
     capabilities: openAICapabilities(modelId, options.capabilities),
     price: options.price,
+    contextWindow: options.contextWindow,
     maxTokensField: options.maxTokensField ?? 'max_tokens',
     includeUsage: options.includeUsage ?? true,
     options,

@@ -1,4 +1,4 @@
-import { type ChatModel, priceOf } from '../../core/index.ts';
+import { type ChatModel, modelInfoOf, priceOf } from '../../core/index.ts';
 import { env, type ProviderOptions, trimSlash } from '../shared/index.ts';
 import { createOpenAIModel } from './create-openai-model.ts';
 import { type CapabilityOverrides, openAICapabilities } from './openai-capabilities.ts';
@@ -51,6 +51,7 @@ export function openai(modelId: string, options: OpenAIOptions = {}): ChatModel 
     capabilities,
     reasoningModel: capabilities.reasoning,
     price: options.price ?? priceOf(modelId),
+    contextWindow: options.contextWindow ?? modelInfoOf(modelId)?.contextWindow,
     maxTokensField: options.maxTokensField ?? 'max_completion_tokens',
     includeUsage: true,
     options,

@@ -21,6 +21,10 @@ export function createChatModel(init: {
   modelId: string;
   capabilities: ModelCapabilities;
   stream: (request: ChatRequest, options?: CallOptions) => Observable<StreamEvent>;
+  /** The model's context window in tokens, when known. */
+  contextWindow?: number | undefined;
+  /** Counts a request's input tokens. */
+  countTokens?: ((request: ChatRequest, options?: CallOptions) => Promise<number>) | undefined;
 }): ChatModel {
   const stream = (request: ChatRequest, options?: CallOptions): Observable<StreamEvent> => {
     const events = init.stream(request, options).pipe(parseStructuredOutput(request.responseFormat));
@@ -30,6 +34,8 @@ export function createChatModel(init: {
     provider: init.provider,
     modelId: init.modelId,
     capabilities: Object.freeze({ ...init.capabilities }),
+    ...(init.contextWindow === undefined ? {} : { contextWindow: init.contextWindow }),
+    ...(init.countTokens === undefined ? {} : { countTokens: init.countTokens }),
     stream,
     complete: (request: ChatRequest, options?: CallOptions) =>
       lastValueFrom(stream(request, options).pipe(collectResponse())),

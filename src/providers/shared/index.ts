@@ -4,6 +4,7 @@ export { decodeChunks } from './decode-chunks.ts';
 export { base64Of } from '../../core/base64.ts';
 export { inlineMedia, sniffImageType, urlOf } from './inline-media.ts';
 export { parseEventJson } from './parse-event-json.ts';
+export { countIn, postJson } from './post-json.ts';
 export { DEFAULT_IDLE_TIMEOUT_MS, env, type ProviderOptions, trimSlash } from './provider-options.ts';
 export { providerOptionsOf } from './provider-options-of.ts';
 export {

@@ -21,6 +21,8 @@ export interface ProviderOptions {
   retry?: Pick<RetryWithBackoffOptions, 'maxRetries' | 'initialDelayMs' | 'maxDelayMs'> | false;
   /** The model's price, for `ChatResponse.cost`; defaults to the entry in `modelPrices`. */
   price?: ModelPrice;
+  /** The model's context window in tokens (`ChatModel.contextWindow`); defaults to the entry in `modelInfo`. */
+  contextWindow?: number;
   /** Emit `ToolCallDelta` events for every request of this model (`CallOptions.emitToolCallDeltas` overrides it). @default false */
   emitToolCallDeltas?: boolean;
 }

@@ -1,3 +1,4 @@
+import type { ApprovalDecision } from '../invoke-options.ts';
 import type { ToolContext } from '../tool.ts';
 import { cancelledCall } from './check-cancelled.ts';
 import type { SettledCall } from './settled-call.ts';
@@ -61,7 +62,7 @@ export const checkApproval: CallCheck = async (_env, valid) => {
   const { approve } = valid.options;
   if (!approve)
     return rejected(valid, `Not run: ${valid.tool.name} needs a person's approval and there is no approver`);
-  let decision: boolean | typeof CANCELLED;
+  let decision: boolean | ApprovalDecision | typeof CANCELLED;
   try {
     decision = await unlessCancelled(signal, () =>
       approve({ toolCall: valid.call, actor: valid.options.actor, signal }),
@@ -70,5 +71,9 @@ export const checkApproval: CallCheck = async (_env, valid) => {
     return rejected(valid, DECLINED, cause);
   }
   if (decision === CANCELLED) return cancelledCall(valid);
+  if (typeof decision === 'object' && decision !== null) {
+    if (decision.approved === true) return undefined;
+    return rejected(valid, decision.reason === undefined ? DECLINED : `Not run: ${decision.reason}`);
+  }
   return decision === true ? undefined : rejected(valid, DECLINED);
 };

@@ -1,0 +1,41 @@
+import type { ChatModel, ChatRequest } from '../core/index.ts';
+import { contextView, viewMessages } from './context-summary.ts';
+import type { StepEnv } from './run-step.ts';
+import { runSnapshot } from './run-snapshot.ts';
+import type { RunState } from './run-state.ts';
+
+/** One step's model and request, the run's controls and `prepareStep`'s overrides applied. */
+export interface StepPlan {
+  model: ChatModel;
+  request: ChatRequest;
+}
+
+/**
+ * The model and request of the step `state` is about to run: the history (from its newest summary
+ * on) and the run's messages,
+ * the system prompt (`prepareStep` > the run's `system` > the agent's), the tools offered (all, or
+ * `prepareStep`'s `activeTools`), the tool choice (the run's for the first step, then `'auto'`),
+ * the agent's settings with `prepareStep`'s over them, and the run's `output` as `responseFormat`.
+ */
+export function stepPlan(env: StepEnv, state: RunState): StepPlan {
+  const { controls } = env;
+  const overrides = controls.prepareStep?.(runSnapshot(state, state.step)) ?? {};
+  const { model, activeTools, system: stepSystem, toolChoice: stepChoice, ...settings } = overrides;
+  const offered = env.toolSpecs() ?? [];
+  const tools = activeTools ? offered.filter((tool) => activeTools.includes(tool.name)) : offered;
+  const system = stepSystem ?? controls.system ?? env.system;
+  const runChoice = controls.toolChoice === undefined || state.step === 1 ? controls.toolChoice : 'auto';
+  const toolChoice = stepChoice ?? runChoice;
+  return {
+    model: model ?? env.model,
+    request: {
+      messages: viewMessages(contextView(state.history, state.prelude), state.added),
+      ...(system === undefined ? {} : { system }),
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(toolChoice === undefined ? {} : { toolChoice }),
+      ...env.settings,
+      ...settings,
+      ...(controls.responseFormat ? { responseFormat: controls.responseFormat } : {}),
+    },
+  };
+}
