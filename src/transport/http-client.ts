@@ -4,7 +4,9 @@ import { InvalidRequestError, NetworkError, RxAgentError } from '../core/index.t
 import { type CheckedRequest, checkRequest, type RequiredCredential } from './check-request.ts';
 import { type ErrorBodyParser, httpError } from './http-error.ts';
 import { mergeHeaders } from './merge-headers.ts';
+import { networkFailure } from './network-failure.ts';
 import { readErrorBody } from './read-error-body.ts';
+import { isRedirect, redirectRefused } from './redirect-refused.ts';
 
 /** Options of {@link httpClient}: everything fixed for one model. */
 export interface HttpClientOptions {
@@ -91,13 +93,11 @@ export function httpClient(options: HttpClientOptions): HttpClient {
         } catch (error) {
           if (RxAgentError.is(error)) throw error;
           // ky's error carries the Request, headers included (API keys, signatures): keep only the
-          // underlying fetch failure. The URL loses its query and credentials (keys travel there too).
-          throw new NetworkError(`${provider}: request to ${endpointOf(request.url)} failed`, {
-            provider,
-            cause: isKyError(error) ? error.cause : error,
-          });
+          // underlying fetch failure.
+          throw networkFailure(provider, request.url, isKyError(error) ? error.cause : error);
         }
         request.onResponse?.(response);
+        if (isRedirect(response)) throw redirectRefused(provider, request.url, response);
         if (!response.ok) {
           const text = await readErrorBody(response);
           throw httpError(provider, response.status, response.headers, text, options.parseErrorBody);
@@ -123,11 +123,7 @@ export function httpClient(options: HttpClientOptions): HttpClient {
 
       run().catch((error: unknown) => {
         if (signal.aborted) return;
-        subscriber.error(
-          RxAgentError.is(error)
-            ? error
-            : new NetworkError(`${provider}: ${String(error)}`, { provider, cause: error }),
-        );
+        subscriber.error(RxAgentError.is(error) ? error : networkFailure(provider, request.url, error));
       });
 
       return () => {
@@ -157,6 +153,9 @@ function createInstance(
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
+      // A redirect is answered, never followed: fetch would re-send the body and every header but
+      // Authorization (x-api-key, api-key, x-goog-api-key, SigV4) to the host it names.
+      redirect: 'manual',
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.beforeRequest ? { hooks: { beforeRequest: [options.beforeRequest] } } : {}),
     });
@@ -166,10 +165,4 @@ function createInstance(
       ? error
       : new InvalidRequestError(`${provider}: invalid HTTP options`, { provider, cause: error });
   }
-}
-
-/** `url` without credentials, query or fragment, for messages. */
-function endpointOf(url: string): string {
-  const { origin, pathname } = new URL(url);
-  return `${origin}${pathname}`;
 }
