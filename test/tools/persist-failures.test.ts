@@ -43,6 +43,7 @@ describe('persist covers the failure path', () => {
     const failed = await registry.invoke(charge('c1', CARD));
     const denied = await registry.invoke(charge('c2', '5500000000000004'));
     const expired = await registry.invoke(charge('c3', '3700000000000002'));
+    expect(expired.content).toContain('expired');
 
     // The caller still gets the whole story; only the durable trail is redacted.
     expect(failed.error?.message).toContain(CARD);
