@@ -23,7 +23,8 @@ export {
 } from './messages.ts';
 export type { CallOptions, ChatModel, ModelCapabilities, RetryOptions } from './model.ts';
 export { modelPrices } from './model-prices.ts';
-export { computeCost, type ModelPrice, priceOf } from './pricing.ts';
+export type { ModelPrice } from './model-price.ts';
+export { computeCost, priceOf } from './pricing.ts';
 export type {
   ChatRequest,
   JsonSchema,
