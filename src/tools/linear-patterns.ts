@@ -3,6 +3,20 @@ import { isRecord, type JsonSchemaObject } from './json-schema.ts';
 import { linearRegExp } from './linear-regexp.ts';
 import { walkSchema } from './schema-walk.ts';
 
+/** Every regular expression of a schema, with where it is: `pattern`s and `patternProperties` keys. */
+export function schemaPatterns(schema: JsonSchemaObject): { pattern: string; where: string }[] {
+  const found: { pattern: string; where: string }[] = [];
+  walkSchema(schema, (node, pointer) => {
+    if (typeof node.pattern === 'string') found.push({ pattern: node.pattern, where: `${pointer}/pattern` });
+    if (isRecord(node.patternProperties)) {
+      for (const pattern of Object.keys(node.patternProperties)) {
+        found.push({ pattern, where: `${pointer}/patternProperties` });
+      }
+    }
+  });
+  return found;
+}
+
 /**
  * Refuses a schema with a regular expression the linear-time engine cannot run: every `pattern`
  * and every `patternProperties` key, at any depth, is compiled with {@link linearRegExp}. Run when
@@ -12,20 +26,12 @@ import { walkSchema } from './schema-walk.ts';
  * @example assertLinearPatterns('lookup', { type: 'object', properties: { id: { type: 'string', pattern: '(?=a)' } } }) // throws
  */
 export function assertLinearPatterns(toolName: string, schema: JsonSchemaObject): void {
-  walkSchema(schema, (node, pointer) => {
-    const patterns = [
-      ...(typeof node.pattern === 'string' ? [[node.pattern, `${pointer}/pattern`]] : []),
-      ...(isRecord(node.patternProperties)
-        ? Object.keys(node.patternProperties).map((key) => [key, `${pointer}/patternProperties`])
-        : []),
-    ];
-    for (const [pattern = '', where] of patterns) {
-      try {
-        linearRegExp(pattern, 'u');
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new InvalidToolSchemaError(toolName, `${reason} (at ${where || '/'})`, { cause: error });
-      }
+  for (const { pattern, where } of schemaPatterns(schema)) {
+    try {
+      linearRegExp(pattern, 'u');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new InvalidToolSchemaError(toolName, `${reason} (at ${where || '/'})`, { cause: error });
     }
-  });
+  }
 }

@@ -118,4 +118,19 @@ describe('tool argument patterns run in linear time', () => {
     expect(adapters.map((tool) => tool.name)).toEqual(['srv__good']);
     expect(warnings).toHaveLength(1);
   });
+
+  it('refuses a validator whose own pattern the inputJsonSchema beside it leaves out', () => {
+    const input = z.object({ handle: z.string().regex(/^([a-z0-9]+[._-]?)*$/) });
+    const without = { type: 'object', properties: { handle: { type: 'string' } } } as const;
+    expect(() =>
+      defineTool({ name: 'h', description: 'h', input, inputJsonSchema: without, execute: () => 1 }),
+    ).toThrow(/validator checks the pattern .* which inputJsonSchema does not carry/);
+    const carrying = {
+      type: 'object',
+      properties: { handle: { type: 'string', pattern: '^([a-z0-9]+[._-]?)*$' } },
+    } as const;
+    expect(
+      defineTool({ name: 'h', description: 'h', input, inputJsonSchema: carrying, execute: () => 1 }).name,
+    ).toBe('h');
+  });
 });
