@@ -3,7 +3,7 @@
  * Here "the person" approves transfers under 100 and declines the rest; the model sees a declined
  * call as a `rejected` outcome. Offline (a scripted model plays the model's part).
  *
- *   node --conditions=rxagent-source examples/agent-approvals.ts
+ *   npx node --conditions=rxagent-source examples/agent-approvals.ts
  */
 import { Agent, defineTool } from 'rxagent';
 import { scriptedModel } from 'rxagent/testing';

@@ -3,7 +3,7 @@
  * run's signal, which cancels the model request and every running tool (`ctx.signal`), and the
  * session is left exactly as it was. Offline (a scripted model plays the model's part).
  *
- *   node --conditions=rxagent-source examples/agent-cancel.ts
+ *   npx node --conditions=rxagent-source examples/agent-cancel.ts
  */
 import { Agent, defineTool, memorySessionStore } from 'rxagent';
 import { scriptedModel } from 'rxagent/testing';

@@ -3,7 +3,7 @@
  * question continues the same conversation (kept in a file store). Live with OPENAI_API_KEY;
  * otherwise a scripted model plays the model's part, offline.
  *
- *   node --conditions=rxagent-source examples/agent.ts
+ *   npx node --conditions=rxagent-source examples/agent.ts
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
  * OpenAI-compatible server that is down (nothing listens on 127.0.0.1:9), so the bundled
  * recording answers; the response says which model did.
  *
- *   node --conditions=rxagent-source examples/fallback.ts
+ *   npx node --conditions=rxagent-source examples/fallback.ts
  */
 import { fallback, NetworkError } from 'rxagent';
 import { openaiCompatible } from 'rxagent/openai';

@@ -3,7 +3,7 @@
  * Two writers read the same version; the second one's append is a SessionConflictError, so it
  * re-reads and appends after the first — nothing lost, nothing duplicated.
  *
- *   node --conditions=rxagent-source examples/sessions.ts
+ *   npx node --conditions=rxagent-source examples/sessions.ts
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

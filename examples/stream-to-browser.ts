@@ -3,7 +3,7 @@
  * a client whose connection drops resumes at GET /runs/:id with Last-Event-ID; POST
  * /runs/:id/stop is the only thing that stops a run (a disconnect does not).
  *
- *   node --conditions=rxagent-source examples/stream-to-browser.ts     (PORT=0 picks a free port)
+ *   npx node --conditions=rxagent-source examples/stream-to-browser.ts     (PORT=0 picks a free port)
  *   curl -N -X POST http://127.0.0.1:3000/chat -d '{"message":"Hi"}'
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

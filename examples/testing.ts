@@ -2,7 +2,7 @@
  * Testing your own code against a scripted model: deterministic, offline, and it records every
  * request your code sent, so you can assert on both sides.
  *
- *   node --conditions=rxagent-source examples/testing.ts
+ *   npx node --conditions=rxagent-source examples/testing.ts
  */
 import assert from 'node:assert/strict';
 import type { ChatModel } from 'rxagent';

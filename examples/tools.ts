@@ -3,7 +3,7 @@
  * A scripted model (offline) first calls the tool with a wrong argument type, reads the validation
  * outcome, corrects itself, and answers from the result.
  *
- *   node --conditions=rxagent-source examples/tools.ts
+ *   npx node --conditions=rxagent-source examples/tools.ts
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * this Node) joins through an `McpHub` built from the common `{"mcpServers": {...}}` shape. A
  * scripted model (offline) reads a file through `fs__read_text_file` and answers from it.
  *
- *   node --conditions=rxagent-source examples/mcp/agent-with-mcp.ts
+ *   npx node --conditions=rxagent-source examples/mcp/agent-with-mcp.ts
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

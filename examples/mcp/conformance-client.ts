@@ -3,7 +3,7 @@
  * once per scenario with the scenario's name in MCP_CONFORMANCE_SCENARIO, the revision in
  * MCP_CONFORMANCE_PROTOCOL_VERSION and the server URL as the argument.
  *
- *   MCP_CONFORMANCE_SCENARIO=tools_call node --conditions=rxagent-source examples/mcp/conformance-client.ts http://localhost:3000/mcp
+ *   MCP_CONFORMANCE_SCENARIO=tools_call npx node --conditions=rxagent-source examples/mcp/conformance-client.ts http://localhost:3000/mcp
  */
 import { lastValueFrom } from 'rxjs';
 import { connectMcp, type McpClient, type McpHttpOptions } from 'rxagent/mcp';

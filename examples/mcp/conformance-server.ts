@@ -3,7 +3,7 @@
  * live in a `ToolRegistry` (validated, audited), the fixtures that need the SDK's request context
  * (content blocks, sampling, elicitation, multi-round-trip input) are added with `configure`.
  *
- *   node --conditions=rxagent-source examples/mcp/conformance-server.ts [port]
+ *   npx node --conditions=rxagent-source examples/mcp/conformance-server.ts [port]
  */
 import { interval, map, take } from 'rxjs';
 import { z } from 'zod';

@@ -3,7 +3,7 @@
  * authorization and the audit trail. Over stdio by default; `--http` serves Streamable HTTP on
  * 127.0.0.1 (a free port, printed) for both protocol revisions.
  *
- *   node --conditions=rxagent-source examples/mcp/serve-registry.ts [--http]
+ *   npx node --conditions=rxagent-source examples/mcp/serve-registry.ts [--http]
  */
 import { interval, map, take } from 'rxjs';
 import { z } from 'zod';

@@ -1,9 +1,10 @@
 import type { Observable } from 'rxjs';
-import type { ChatModel, ChatRequest, Message, ToolCall } from '../core/index.ts';
+import type { ChatModel, Message, ToolCall } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import type { AnyTool, ToolRegistry } from '../tools/index.ts';
 import type { AgentLogger } from './agent-logger.ts';
+import type { AgentModelSettings } from './agent-model-settings.ts';
 import type { AgentTracer } from './agent-tracer.ts';
 import type { ContextOptions } from './context-options.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -22,15 +23,6 @@ export interface ApprovalRequest {
 
 /** Decides an approval: `true` runs the call; `false`, no answer or an error rejects it. */
 export type Approver = (request: ApprovalRequest) => boolean | PromiseLike<boolean> | Observable<boolean>;
-
-/** What the agent sends with every model turn besides the messages, tools and system prompt. */
-export interface AgentModelSettings {
-  /** `0` makes turns deterministic, which lets the `responseCache` serve them. */
-  temperature?: number;
-  maxOutputTokens?: number;
-  /** Sent as the request's `providerOptions`. */
-  providerOptions?: NonNullable<ChatRequest['providerOptions']>;
-}
 
 /** The options of `new Agent(...)`. Every budget has a default. */
 export interface AgentOptions extends AgentModelSettings {
@@ -109,3 +101,5 @@ export interface InvokeToolOptions {
 
 /** What a run takes as input: a user message's text, a message, or several messages. */
 export type AgentInput = string | Message | readonly Message[];
+
+export type { AgentModelSettings } from './agent-model-settings.ts';

@@ -9,7 +9,7 @@ import type {
   ToolChoice,
   Usage,
 } from '../core/index.ts';
-import type { AgentModelSettings } from './agent-options.ts';
+import type { AgentModelSettings } from './agent-model-settings.ts';
 
 /** The schema of a run's structured final answer: a Standard Schema validator or a JSON Schema. */
 export type AgentOutput = StandardSchemaV1 | JsonSchema;

@@ -10,38 +10,21 @@ import {
 } from '../core/index.ts';
 import type { ToolOutcome } from '../tools/index.ts';
 import type { AgentEvent } from './agent-event.ts';
-import type { AgentModelSettings } from './agent-options.ts';
 import { cachedTurn } from './cached-turn.ts';
 import { genAiProviderName } from './gen-ai-provider-name.ts';
 import { genAiRequestAttributes } from './gen-ai-request-attributes.ts';
 import { isCacheable, responseCacheKey } from './response-cache-key.ts';
-import type { ResponseCache } from './response-cache.ts';
 import { restartableTurn } from './restartable-turn.ts';
-import type { ContextOptions } from './context-options.ts';
 import { fitContext } from './fit-context.ts';
-import type { ResolvedControls } from './run-controls.ts';
 import type { RunState, StepEnd } from './run-state.ts';
-import { type Budgets, checkCalls, checkOutcomes } from './step-budgets.ts';
+import { checkCalls, checkOutcomes } from './step-budgets.ts';
 import { afterTools } from './step-end.ts';
 import { stepPlan } from './step-request.ts';
-import { stepTools, type ToolsEnv } from './step-tools.ts';
+import { stepTools } from './step-tools.ts';
+import type { StepEnv } from './step-env.ts';
 import { traced } from './traced.ts';
 
-/** What a step needs from the agent and the run. */
-export interface StepEnv extends ToolsEnv {
-  model: ChatModel;
-  system: string | undefined;
-  settings: AgentModelSettings;
-  /** The tools to offer, read at the start of each step (extensions' lists are live). */
-  toolSpecs: () => ChatRequest['tools'];
-  budgets: Budgets;
-  stepRetries: number;
-  cache: { store: ResponseCache; ttlMs: number | undefined } | undefined;
-  /** The run's own controls (system, tool choice, output, stopWhen, prepareStep, limits). */
-  controls: ResolvedControls;
-  /** What to send when the history would not fit the model's window. */
-  context: ContextOptions | undefined;
-}
+export type { StepEnv } from './step-env.ts';
 
 /** One item of the loop: an event for the subscriber, or the end of a step. */
 export type LoopItem = { type: 'event'; event: AgentEvent } | StepEnd;

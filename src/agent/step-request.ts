@@ -1,6 +1,6 @@
 import type { ChatModel, ChatRequest } from '../core/index.ts';
 import { contextView, viewMessages } from './context-summary.ts';
-import type { StepEnv } from './run-step.ts';
+import type { StepEnv } from './step-env.ts';
 import { runSnapshot } from './run-snapshot.ts';
 import type { RunState } from './run-state.ts';
 

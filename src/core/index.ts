@@ -25,7 +25,8 @@ export type { CallOptions, ChatModel, ModelCapabilities, RetryOptions } from './
 export { estimateTokens, messageTokens, textTokens } from './estimate-tokens.ts';
 export { type ModelInfo, modelInfo, modelInfoOf } from './model-info.ts';
 export { modelPrices } from './model-prices.ts';
-export { computeCost, type ModelPrice, priceOf } from './pricing.ts';
+export type { ModelPrice } from './model-price.ts';
+export { computeCost, priceOf } from './pricing.ts';
 export type {
   ChatRequest,
   JsonSchema,

@@ -1,4 +1,4 @@
-import type { ModelPrice } from './pricing.ts';
+import type { ModelPrice } from './model-price.ts';
 
 /*
  * List prices in US dollars per million tokens, standard (not batch, not priority) tier, keyed by the

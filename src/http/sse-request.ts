@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs';
 import { ApiError, NetworkError, ReplayExpiredError, RunNotFoundError } from '../core/index.ts';
+import { networkFailure } from '../transport/network-failure.ts';
 
 /** One SSE request: where, how, and with which `fetch`. */
 export interface SSERequest {
@@ -30,7 +31,7 @@ export function sseBody(
           response ??
           (await request.fetch(request.url, { ...request.init, signal: AbortSignal.any(signals) }));
       } catch (cause) {
-        throw new NetworkError(`SSE request to ${String(request.url)} failed`, { provider: 'sse', cause });
+        throw networkFailure('sse', String(request.url), cause);
       }
       if (!answer.ok) throw await errorOf(answer);
       onResponse?.(answer);

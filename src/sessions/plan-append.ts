@@ -1,18 +1,10 @@
 import { SessionConflictError } from '../core/index.ts';
 import { type AppendRequest, isExpired } from './append-request.ts';
 import { mergeMetadata } from './session-snapshot.ts';
+import type { SessionHead } from './session-head.ts';
 import { parseTagged, stringifyTagged } from './tagged-json.ts';
 
-/** A session's row without its messages, as the SQL stores keep it. */
-export interface SessionHead {
-  version: number;
-  /** Messages stored so far; the next one gets this as its 0-based sequence number. */
-  messageCount: number;
-  /** Tagged JSON of the metadata object. */
-  metadata: string;
-  createdAtMs: number;
-  updatedAtMs: number;
-}
+export type { SessionHead } from './session-head.ts';
 
 /** What an append must write: the new head, and whether the old (expired) messages go first. */
 export interface AppendPlan {

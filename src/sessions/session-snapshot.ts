@@ -1,6 +1,6 @@
 import type { Message } from '../core/index.ts';
 import { decodeMessage } from './message-codec.ts';
-import type { SessionHead } from './plan-append.ts';
+import type { SessionHead } from './session-head.ts';
 import type { Session } from './session-store.ts';
 import { parseTagged } from './tagged-json.ts';
 

@@ -24,7 +24,10 @@ export interface ScriptedTurnSpec {
   /** @default 'tool-calls' when the turn has tool calls, else 'stop' */
   finishReason?: FinishReason;
   rawFinishReason?: string;
-  /** Missing counts are 0; `totalTokens` defaults to input + output. */
+  /**
+   * The turn's usage; without it the turn reports none (as a provider that sends no usage: zeros
+   * never stand in for "unknown"). Missing counts are 0; `totalTokens` defaults to input + output.
+   */
   usage?: Partial<Usage>;
   responseId?: string;
   /** Error with this after the deltas, instead of finishing the turn. */
@@ -45,7 +48,7 @@ export type ResolvedTurn =
 const pieces = (value: string | readonly string[] | undefined): readonly string[] =>
   value === undefined ? [] : typeof value === 'string' ? (value === '' ? [] : [value]) : value;
 
-function usageOf(partial: Partial<Usage> = {}): Usage {
+function usageOf(partial: Partial<Usage>): Usage {
   const inputTokens = partial.inputTokens ?? 0;
   const outputTokens = partial.outputTokens ?? 0;
   return {
@@ -76,7 +79,7 @@ function fromSpec(spec: ScriptedTurnSpec): ResolvedTurn {
     type: 'finish',
     finishReason: spec.finishReason ?? (calls.length > 0 ? 'tool-calls' : 'stop'),
     ...(spec.rawFinishReason === undefined ? {} : { rawFinishReason: spec.rawFinishReason }),
-    usage: usageOf(spec.usage),
+    ...(spec.usage === undefined ? {} : { usage: usageOf(spec.usage) }),
     ...(spec.responseId === undefined ? {} : { responseId: spec.responseId }),
   });
   return { kind: 'provider', events };
@@ -92,7 +95,7 @@ function fromEvents(list: readonly (StreamEvent | FinishPart)[]): ResolvedTurn {
     const hasCalls = events.some(
       (event) => event.type === 'tool-call-delta' || event.type === 'tool-calls-ready',
     );
-    events.push({ type: 'finish', finishReason: hasCalls ? 'tool-calls' : 'stop', usage: usageOf() });
+    events.push({ type: 'finish', finishReason: hasCalls ? 'tool-calls' : 'stop' });
   }
   return { kind: 'provider', events };
 }

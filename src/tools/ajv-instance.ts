@@ -1,6 +1,7 @@
 import { Ajv, type Format } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchemaDialect } from './json-schema.ts';
+import { linearRegExp } from './linear-regexp.ts';
 
 /** An ajv instance of either dialect. */
 export type AnyAjv = Ajv | Ajv2020;
@@ -12,6 +13,8 @@ export type AnyAjv = Ajv | Ajv2020;
  * at once (input size is capped before ajv runs). `strictTypes`/`strictTuples` are off: they reject
  * valid composed schemas (a `properties` beside `anyOf`) that `strictJsonSchema` produces on purpose.
  * `format` asserts only the formats given; others stay annotations (the 2020-12 default).
+ * `pattern` and `patternProperties` run on {@link linearRegExp} (RE2, linear time), never on a
+ * backtracking `RegExp`: a schema may come from an MCP server, and the input from a model.
  */
 export function createAjv(dialect: JsonSchemaDialect, formats: Readonly<Record<string, Format>>): AnyAjv {
   const options = {
@@ -24,6 +27,7 @@ export function createAjv(dialect: JsonSchemaDialect, formats: Readonly<Record<s
     useDefaults: false,
     removeAdditional: false,
     formats: { ...formats },
+    code: { regExp: linearRegExp },
   } as const;
   return dialect === 'draft-07' ? new Ajv(options) : new Ajv2020(options);
 }

@@ -35,6 +35,7 @@ function fromStandard(result: StandardSchemaV1Result<unknown>): ArgumentsCheckRe
  *    registration, so this catches the ones a map let in;
  * 4. the Standard Schema validator, when the input was one: refinements, transforms and defaults
  *    that JSON Schema cannot express, and the typed value `execute` receives.
+ * The value is made from a deep copy of `args`, never `args` itself.
  * Throws `InvalidToolSchemaError` when the engine refuses the schema in strict mode.
  */
 export function compileArgumentsCheck(
@@ -63,8 +64,11 @@ export function compileArgumentsCheck(
         const message = 'names who acts; the caller is known to the application, do not pass it';
         return { ok: false, issues: [{ path: identity, message }] };
       }
-      if (!validator) return { ok: true, value: args as Record<string, unknown> };
-      const result = validator['~standard'].validate(args);
+      // From here on a copy: nothing downstream (a validator's pass-through, a hook, `execute`) may
+      // hold the model's own object, which stays in the history as evidence of what it sent.
+      const copy = structuredClone(args) as Record<string, unknown>;
+      if (!validator) return { ok: true, value: copy };
+      const result = validator['~standard'].validate(copy);
       return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
     },
     release: () => schema.release(),

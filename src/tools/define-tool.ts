@@ -2,6 +2,7 @@ import { ForbiddenToolArgumentError, type InferSchemaOutput, type StandardSchema
 import { findIdentityArgument } from './identity-names.ts';
 import { deriveInputSchema } from './input-json-schema.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
+import { assertLinearPatterns } from './linear-patterns.ts';
 import { strictTool } from './strict-tool.ts';
 import type { Tool, ToolDefinition } from './tool.ts';
 import { assertToolName } from './tool-name.ts';
@@ -9,7 +10,8 @@ import { assertToolName } from './tool-name.ts';
 /**
  * Defines a tool: checks its name, derives the strict JSON Schema sent to models (unknown fields
  * refused at every depth, `strictTool`) and refuses identity-shaped arguments. Throws
- * `InvalidToolNameError`, `InvalidToolSchemaError` or `ForbiddenToolArgumentError`.
+ * `InvalidToolNameError`, `InvalidToolSchemaError` (also for a `pattern` the linear-time engine
+ * cannot run) or `ForbiddenToolArgumentError`.
  * @example
  * const getWeather = defineTool({
  *   name: 'get_weather',
@@ -30,6 +32,7 @@ export function defineTool(
   const { name, origin = 'local' } = definition;
   assertToolName(name, origin);
   const { schema, validator } = deriveInputSchema(name, definition.input, definition.inputJsonSchema);
+  assertLinearPatterns(name, schema);
   const tool = strictTool({
     name,
     description: definition.description,

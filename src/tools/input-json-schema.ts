@@ -1,5 +1,6 @@
 import { InvalidToolSchemaError, isStandardSchema, type StandardSchemaV1 } from '../core/index.ts';
 import { isRecord, type JsonSchemaObject } from './json-schema.ts';
+import { schemaPatterns } from './linear-patterns.ts';
 import { validatorJsonSchema } from './validator-json-schema.ts';
 
 /** The JSON Schema of a tool's input and the Standard Schema validator behind it, if any. */
@@ -14,6 +15,29 @@ function fromValidator(toolName: string, input: StandardSchemaV1): JsonSchemaObj
   throw new InvalidToolSchemaError(
     toolName,
     `the ${input['~standard'].vendor} validator offers no JSON Schema (Standard JSON Schema); pass inputJsonSchema`,
+  );
+}
+
+/**
+ * With `inputJsonSchema` beside a validator, ajv (linear-time patterns) checks that schema, not the
+ * validator's own: a pattern the validator checks (a zod `.regex()`) must be in it too, or a model's
+ * value would reach the validator's backtracking `RegExp` unchecked.
+ */
+function assertPatternsCarried(toolName: string, validator: StandardSchemaV1, given: JsonSchemaObject): void {
+  let own: JsonSchemaObject | undefined;
+  try {
+    own = validatorJsonSchema(validator, 'input');
+  } catch {
+    return; // the validator cannot describe itself: nothing to compare
+  }
+  if (own === undefined) return;
+  const carried = new Set(schemaPatterns(given).map(({ pattern }) => pattern));
+  const missing = schemaPatterns(own).find(({ pattern }) => !carried.has(pattern));
+  if (missing === undefined) return;
+  throw new InvalidToolSchemaError(
+    toolName,
+    `the validator checks the pattern ${JSON.stringify(missing.pattern)} (at ${missing.where}), which ` +
+      'inputJsonSchema does not carry: add it there, so it runs on the linear-time engine first',
   );
 }
 
@@ -33,6 +57,7 @@ export function deriveInputSchema(
     if (isStandardSchema(input)) {
       validator = input;
       schema = inputJsonSchema ?? fromValidator(toolName, input);
+      if (inputJsonSchema) assertPatternsCarried(toolName, input, inputJsonSchema);
     } else {
       schema = input;
     }

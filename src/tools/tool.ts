@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Actor } from '../security/index.ts';
 import type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
 import type { ContentPart, StandardSchemaV1 } from '../core/index.ts';
+import type { ToolFailure } from './tool-failure.ts';
 import type { ToolOrigin } from './tool-name.ts';
 
 /** What `execute` receives besides the arguments. */
@@ -38,11 +39,13 @@ interface ToolBehaviour<Args, Result> {
    */
   needsApproval?: boolean | ((args: Args, context: ToolContext) => boolean | PromiseLike<boolean>);
   /**
-   * What the audit trail keeps of a successful call (redact here), a JSON value or a Promise of
-   * one; `null` keeps no arguments and no result (the call's records are still written). A throw or
-   * a value that is not JSON keeps nothing and notes `persist failed` in the record.
+   * What the audit trail keeps of a call (redact here), a JSON value or a Promise of one; `null`
+   * keeps no arguments and no result (the call's records are still written). A failed call with
+   * valid arguments gets `result` `undefined` and its `failure`; the record then names only the
+   * error's class and `code` (or the status), never its message, unless `persist` returns it. A
+   * throw or a value that is not JSON keeps nothing and notes `persist failed` in the record.
    */
-  persist?(invocation: ToolInvocation<Args>, result: Result): unknown;
+  persist?(invocation: ToolInvocation<Args>, result: Result | undefined, failure?: ToolFailure): unknown;
   /**
    * What the model sees of a result, when that is not its JSON text: a string, or parts holding
    * images, audio or other files (`{ type: 'image', data, mediaType }`, `{ type: 'file', data,

@@ -19,8 +19,8 @@ export interface CheckedRequest {
 
 /**
  * Finds a caller's mistake before anything is sent, as an `InvalidRequestError`: a URL that is not
- * http(s), a call header `Headers` refuses, a missing credential (in neither the model's nor the
- * call's headers), a body `JSON.stringify` refuses (a BigInt, a cycle).
+ * http(s) or carries `user:pass@`, a call header `Headers` refuses, a missing credential (in
+ * neither the model's nor the call's headers), a body `JSON.stringify` refuses (a BigInt, a cycle).
  * @param modelHeaders the client's merged headers
  * @example const { body, headers } = checkRequest('openai', modelHeaders, credential, { url, body: request })
  */
@@ -30,11 +30,20 @@ export function checkRequest(
   credential: RequiredCredential | undefined,
   request: { url: string; body: unknown; headers?: Readonly<Record<string, string>> },
 ): CheckedRequest {
-  if (!isHttpUrl(request.url)) {
+  const url = parseHttpUrl(request.url);
+  if (url === undefined) {
     throw new InvalidRequestError(`${provider}: the request URL is not a valid http(s) URL`, {
       provider,
       option: 'baseURL',
     });
+  }
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses such a URL with a TypeError that quotes it whole: name only the origin.
+    throw new InvalidRequestError(
+      `${provider}: the request URL to ${url.origin} carries a user name or password (user:pass@); ` +
+        'send credentials in the apiKey or headers option instead',
+      { provider, option: 'baseURL' },
+    );
   }
   const headers = request.headers && mergeHeaders(provider, 'headers', request.headers);
   if (credential && !credential.headers.some((name) => modelHeaders.has(name) || headers?.has(name))) {
@@ -61,11 +70,11 @@ function missingCredential(provider: string, credential: RequiredCredential): In
   );
 }
 
-function isHttpUrl(url: string): boolean {
+function parseHttpUrl(text: string): URL | undefined {
   try {
-    const { protocol } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:';
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -5,7 +5,9 @@ import { type CheckedRequest, checkRequest, type RequiredCredential } from './ch
 import { BODY_TEXT, fetchWithBody } from './fetch-with-body.ts';
 import { type ErrorBodyParser, httpError } from './http-error.ts';
 import { mergeHeaders } from './merge-headers.ts';
+import { networkFailure } from './network-failure.ts';
 import { readErrorBody } from './read-error-body.ts';
+import { isRedirect, redirectRefused } from './redirect-refused.ts';
 
 /** Options of {@link httpClient}: everything fixed for one model. */
 export interface HttpClientOptions {
@@ -94,13 +96,11 @@ export function httpClient(options: HttpClientOptions): HttpClient {
         } catch (error) {
           if (RxAgentError.is(error)) throw error;
           // ky's error carries the Request, headers included (API keys, signatures): keep only the
-          // underlying fetch failure. The URL loses its query and credentials (keys travel there too).
-          throw new NetworkError(`${provider}: request to ${endpointOf(request.url)} failed`, {
-            provider,
-            cause: isKyError(error) ? error.cause : error,
-          });
+          // underlying fetch failure.
+          throw networkFailure(provider, request.url, isKyError(error) ? error.cause : error);
         }
         request.onResponse?.(response);
+        if (isRedirect(response)) throw redirectRefused(provider, request.url, response);
         if (!response.ok) {
           const text = await readErrorBody(response);
           throw httpError(provider, response.status, response.headers, text, options.parseErrorBody);
@@ -126,11 +126,7 @@ export function httpClient(options: HttpClientOptions): HttpClient {
 
       run().catch((error: unknown) => {
         if (signal.aborted) return;
-        subscriber.error(
-          RxAgentError.is(error)
-            ? error
-            : new NetworkError(`${provider}: ${String(error)}`, { provider, cause: error }),
-        );
+        subscriber.error(RxAgentError.is(error) ? error : networkFailure(provider, request.url, error));
       });
 
       return () => {
@@ -160,6 +156,9 @@ function createInstance(
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
+      // A redirect is answered, never followed: fetch would re-send the body and every header but
+      // Authorization (x-api-key, api-key, x-goog-api-key, SigV4) to the host it names.
+      redirect: 'manual',
       fetch: fetchWithBody(options.fetch),
       ...(options.beforeRequest ? { hooks: { beforeRequest: [options.beforeRequest] } } : {}),
     });
@@ -169,10 +168,4 @@ function createInstance(
       ? error
       : new InvalidRequestError(`${provider}: invalid HTTP options`, { provider, cause: error });
   }
-}
-
-/** `url` without credentials, query or fragment, for messages. */
-function endpointOf(url: string): string {
-  const { origin, pathname } = new URL(url);
-  return `${origin}${pathname}`;
 }

@@ -10,6 +10,16 @@ const run = (events$: ReturnType<ReturnType<typeof scriptedModel>['stream']>) =>
 const types = (events: StreamEvent[]) => events.map((e) => e.type);
 
 describe('scriptedModel', () => {
+  it('reports no usage unless the script gives it: zeros never stand in for "unknown"', async () => {
+    const model = scriptedModel([{ text: 'Hi' }, [{ type: 'text-delta', text: 'Hi' }]]);
+    for (let turn = 0; turn < 2; turn += 1) {
+      const response = await model.complete({ messages: 'hi' });
+      expect(response.text).toBe('Hi');
+      expect(response.usage).toBeUndefined();
+      expect(response.cost).toBeUndefined();
+    }
+  });
+
   it('a text turn: one delta per piece, then a real stream-completed', async () => {
     const model = scriptedModel([{ text: ['Hel', 'lo'], usage: { inputTokens: 3, outputTokens: 2 } }]);
     const events = await run(model.stream({ messages: 'hi' }));

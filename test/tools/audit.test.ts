@@ -17,7 +17,10 @@ const login = defineTool({
   description: '',
   input: z.object({ user: z.string(), password: z.string() }),
   execute: ({ user }) => ({ token: `t-${user}`, user }),
-  persist: (invocation, result) => ({ user: invocation.arguments.user, gotToken: result.token.length > 0 }),
+  persist: (invocation, result) => ({
+    user: invocation.arguments.user,
+    gotToken: (result?.token.length ?? 0) > 0,
+  }),
 });
 const ping = defineTool({ name: 'ping', description: '', input: { type: 'object' }, execute: () => 'pong' });
 const actor = { id: 'alice' };

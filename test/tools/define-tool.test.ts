@@ -187,7 +187,7 @@ describe('defineTool: types', () => {
         expectTypeOf(days).toEqualTypeOf<number | undefined>();
         return { tempC: 18 };
       },
-      persist: (invocation, result) => ({ city: invocation.arguments.city, tempC: result.tempC }),
+      persist: (invocation, result) => ({ city: invocation.arguments.city, tempC: result?.tempC }),
     });
     expectTypeOf(tool).toEqualTypeOf<Tool<{ city: string; days?: number | undefined }, { tempC: number }>>();
     const json = defineTool({

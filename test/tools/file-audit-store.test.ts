@@ -299,7 +299,9 @@ describe('fileAuditStore: one writer per file', () => {
     args: string[],
     until: string,
   ): Promise<{ child: ChildProcess; output: string; code?: number | null }> {
-    const child = spawn(process.execPath, ['--conditions=rxagent-source', fixture, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=rxagent-source', fixture, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
     let output = '';
     return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
  * from node_modules, no network) against `conformance-server.ts` and `conformance-client.ts`, for
  * both protocol revisions. Every scored scenario must pass; exits non-zero otherwise.
  *
- *   node --conditions=rxagent-source examples/mcp/conformance/run.ts
+ *   npx node --conditions=rxagent-source examples/mcp/conformance/run.ts
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

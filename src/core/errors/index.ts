@@ -15,6 +15,7 @@ export { MaxStepsError } from './max-steps-error.ts';
 export { McpError, type McpErrorReason } from './mcp-error.ts';
 export { NetworkError } from './network-error.ts';
 export { RateLimitError } from './rate-limit-error.ts';
+export { RedirectRefusedError } from './redirect-refused-error.ts';
 export { ReplayExpiredError } from './replay-expired-error.ts';
 export { RunCancelledError } from './run-cancelled-error.ts';
 export { RunFailedError } from './run-failed-error.ts';

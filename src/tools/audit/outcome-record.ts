@@ -8,11 +8,18 @@ import type { ToolCallOutcomeRecord } from './tool-invocation-store.ts';
 /**
  * What `persist` returns, awaited (it may be async), or why it failed: a throw, or a value that is
  * not JSON (the store could not write it, and the call's outcome would be lost after `execute` ran).
+ * A failed call passes `persist` no result and its failure.
  */
 async function persisted(settled: SettledCall & Required<Pick<SettledCall, 'tool' | 'invocation'>>) {
-  const { tool, invocation } = settled;
+  const { tool, invocation, status, error } = settled;
   try {
-    const data: unknown = await tool.persist?.(invocation as never, settled.result);
+    const data: unknown =
+      status === 'ok'
+        ? await tool.persist?.(invocation as never, settled.result)
+        : await tool.persist?.(invocation as never, undefined, {
+            status,
+            error: error ?? { message: status },
+          });
     if (data === null || data === undefined) return {};
     if (typeof JSON.stringify(data) !== 'string') throw new TypeError('it returned a value that is not JSON');
     return { data };
@@ -22,8 +29,8 @@ async function persisted(settled: SettledCall & Required<Pick<SettledCall, 'tool
 }
 
 /**
- * What the record keeps of a call: `persist`'s value for a successful call (nothing when it returns
- * `null` or `undefined`), else the raw arguments (and result); nothing of a call that never had valid
+ * What the record keeps of a call: with `persist`, only what it returns (nothing for `null` or
+ * `undefined`); without, the raw arguments (and result); nothing of a call that never had valid
  * arguments.
  */
 async function payload(
@@ -32,7 +39,7 @@ async function payload(
 ): Promise<{ data?: unknown; error?: string }> {
   const { tool, invocation, status } = settled;
   if (!tool || !invocation) return {};
-  if (tool.persist) return status === 'ok' ? persisted({ ...settled, tool, invocation }) : {};
+  if (tool.persist) return persisted({ ...settled, tool, invocation });
   const args = invocation.arguments;
   if (status !== 'ok') return { data: { arguments: args } };
   // A result too large for the model is kept as the capped text, not in full; media as a summary.
@@ -41,6 +48,21 @@ async function payload(
     return { data: { arguments: args, result: capText(contentSummary(content), maxResultBytes).text } };
   const capped = content === undefined ? undefined : capText(content, maxResultBytes);
   return { data: { arguments: args, result: capped?.truncated ? capped.text : settled.result } };
+}
+
+/**
+ * The error as the record names it. With `persist` the message may quote what `persist` keeps out
+ * (a card number in a gateway's error, a validator's reason): only the class and `code` of what
+ * was thrown, else the status.
+ */
+function recordedError(settled: SettledCall): string | undefined {
+  const { error } = settled;
+  if (!error) return undefined;
+  if (!settled.tool?.persist) return oneLine(error.message);
+  const { cause } = error;
+  if (!(cause instanceof Error)) return settled.status;
+  const code: unknown = Reflect.get(cause, 'code');
+  return typeof code === 'string' || typeof code === 'number' ? `${cause.name} (${code})` : cause.name;
 }
 
 /** The `outcome` audit record of a settled call (after `persist`, which may be async). */
@@ -52,7 +74,7 @@ export async function outcomeRecord(
 ): Promise<ToolCallOutcomeRecord> {
   const name = settled.tool?.name ?? settled.call.name;
   const kept = await payload(settled, maxResultBytes);
-  const { error } = settled;
+  const error = recordedError(settled);
   return {
     type: 'outcome',
     time: timing.time,
@@ -62,6 +84,6 @@ export async function outcomeRecord(
     status: settled.status,
     durationMs: timing.durationMs,
     ...kept,
-    ...(error && !kept.error ? { error: oneLine(error.message) } : {}),
+    ...(error && !kept.error ? { error } : {}),
   };
 }

@@ -27,13 +27,15 @@ export interface ToolCallOutcomeRecord {
   status: ToolOutcomeStatus;
   durationMs: number;
   /**
-   * What the tool's `persist` returned for a successful call (nothing when it returned `null`);
-   * without `persist`, `{ arguments, result }` as they were (a result over `maxResultBytes` as its
-   * capped text). Failed calls keep `{ arguments }` when the arguments were valid and the tool has no
-   * `persist`.
+   * What the tool's `persist` returned, for a successful call or a failed one with valid arguments
+   * (nothing when it returned `null`); without `persist`, `{ arguments, result }` as they were (a
+   * result over `maxResultBytes` as its capped text), and `{ arguments }` for a failed call.
    */
   data?: unknown;
-  /** Why the call failed (the message the application sees). */
+  /**
+   * Why the call failed: the message the application sees, or for a tool with `persist` only the
+   * class and `code` of the error (`ToolExecutionError (tool_execution_failed)`), else the status.
+   */
   error?: string;
 }
 

@@ -1,5 +1,6 @@
 import { ToolExecutionError } from '../../core/index.ts';
 import { cancelledCall } from './check-cancelled.ts';
+import { executeArguments } from './execute-arguments.ts';
 import { resultContent } from './model-content.ts';
 import type { InvokeEnvironment } from './invoke-environment.ts';
 import { runExecute } from './run-execute.ts';
@@ -15,12 +16,15 @@ export async function executeCall(env: InvokeEnvironment, valid: ValidCall): Pro
   const { tool, options } = valid;
   const base = settledBase(valid);
   const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
-  const ended = await runExecute((context) => tool.execute(valid.invocation.arguments as never, context), {
-    signal: options.signal,
-    timeoutMs,
-    context: { actor: options.actor, toolCallId: valid.call.id },
-    onProgress: options.onProgress,
-  });
+  const ended = await runExecute(
+    (context) => tool.execute(executeArguments(valid.invocation.arguments) as never, context),
+    {
+      signal: options.signal,
+      timeoutMs,
+      context: { actor: options.actor, toolCallId: valid.call.id },
+      onProgress: options.onProgress,
+    },
+  );
   switch (ended.type) {
     case 'value':
       try {

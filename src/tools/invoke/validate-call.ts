@@ -1,5 +1,6 @@
 import type { ToolCall } from '../../core/index.ts';
 import type { ArgumentsCheckResult } from '../arguments-check.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 import type { InvokeOptions } from '../invoke-options.ts';
 import type { RegisteredTool } from '../registered-tool.ts';
 import { oneLine } from '../one-line.ts';
@@ -46,6 +47,13 @@ export async function validateCall(
     const message = `The arguments do not match the input schema of ${tool.name}; fix them and call again`;
     return { call, tool, status: 'invalid_arguments', error: { message, issues: result.issues } };
   }
-  const invocation = { toolCallId: call.id, name: tool.name, arguments: result.value, actor: options.actor };
+  // A private copy (the check clones the model's object), frozen: the hooks and the approver see
+  // exactly what `execute` gets a copy of, and none of them can change the model's call.
+  const invocation = {
+    toolCallId: call.id,
+    name: tool.name,
+    arguments: deepFreeze(result.value),
+    actor: options.actor,
+  };
   return { call, tool, invocation, options };
 }

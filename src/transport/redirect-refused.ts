@@ -1,0 +1,38 @@
+import { RedirectRefusedError } from '../core/index.ts';
+import { requestIdOf } from './request-id.ts';
+import { endpointOf } from './safe-url.ts';
+
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Whether `response` is a redirect that fetch was told not to follow (`redirect: 'manual'`): a 3xx
+ * with a `Location` on Node, an opaque redirect (status 0, no headers) in a browser.
+ */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || REDIRECT_STATUS.has(response.status);
+}
+
+/**
+ * The error for a redirect answer. Its body is discarded unread; the message names where the
+ * redirect pointed (origin and path only) so the caller can set `baseURL` to it.
+ * @param url the request's URL, which resolves a relative `Location`
+ */
+export function redirectRefused(provider: string, url: string, response: Response): RedirectRefusedError {
+  response.body?.cancel().catch(() => undefined);
+  const target = response.headers.get('location');
+  const location = target === null ? undefined : endpointOf(target, url);
+  const requestId = requestIdOf(response.headers);
+  return new RedirectRefusedError(
+    `${provider}: ${endpointOf(url)} answered with a redirect (HTTP ${response.status}${
+      location === undefined ? '' : ` to ${location}`
+    }), which is not followed: it would carry the API key and the prompt to the new address; ` +
+      'set baseURL to the final address',
+    {
+      status: response.status,
+      provider,
+      headers: response.headers,
+      ...(location === undefined ? {} : { location }),
+      ...(requestId === undefined ? {} : { requestId }),
+    },
+  );
+}
