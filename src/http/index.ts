@@ -13,3 +13,10 @@ export { type WriteSSEOptions, writeSSE } from './write-sse.ts';
 export { type AgUiHandlerOptions, agUiHandler } from './ag-ui-handler.ts';
 export { fromAgUiMessages } from './ag-ui-messages.ts';
 export { type AgUiEvent, type ToAgUiEventsOptions, toAgUiEvents } from './to-ag-ui-events.ts';
+export { type ToUIMessageStreamOptions, toUIMessageStream } from './ui-message-stream/to-ui-message-stream.ts';
+export type { UIFinishReason, UIMessageChunk } from './ui-message-stream/ui-message-chunk.ts';
+export {
+  UI_MESSAGE_STREAM_HEADERS,
+  type UIMessageStreamResponseInit,
+  uiMessageStreamResponse,
+} from './ui-message-stream/ui-message-stream-response.ts';
