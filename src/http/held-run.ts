@@ -12,14 +12,14 @@ import {
 import { RunApprovals } from './run-approvals.ts';
 
 /** The state of a run the registry holds. */
-export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+export type HeldRunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
 /**
  * One run a `RunRegistry` holds: its state, how many watch it, its approvals, the controller that
  * aborts it, and the subscriptions (the source's, then the retention timer) that end with it.
  */
 export class HeldRun {
-  status: RunStatus = 'running';
+  status: HeldRunStatus = 'running';
   readonly approvals = new RunApprovals();
   readonly controller = new AbortController();
   /** The source subscription and the grace timer while running; the retention timer after. */
@@ -50,7 +50,7 @@ export class HeldRun {
   }
 
   /** Marks the run ended: its approvals are forgotten and nobody's watching counts any more. */
-  end(status: Exclude<RunStatus, 'running'>): void {
+  end(status: Exclude<HeldRunStatus, 'running'>): void {
     this.status = status;
     this.subscription.unsubscribe();
     this.approvals.clear();

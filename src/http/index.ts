@@ -3,7 +3,8 @@ export { type MemoryRunEventStoreOptions, memoryRunEventStore } from './memory-r
 export { type ApprovalQuestion, RunApprovals } from './run-approvals.ts';
 export { type RunErrorAnswer, runErrorAnswer, runErrorResponse } from './run-error-response.ts';
 export type { RunEnd, RunEventStore } from './run-event-store.ts';
-export { type RunContext, RunRegistry, type RunRegistryOptions, type RunStatus } from './run-registry.ts';
+export { type RunContext, RunRegistry, type RunRegistryOptions } from './run-registry.ts';
+export type { RunDecision, Runs, RunStatus } from './runs.ts';
 export { eventId, isSequencedEvent, parseEventId, type SequencedEvent } from './sequenced-event.ts';
 export { type SSEFrameFields, sseFrame } from './sse-frame.ts';
 export { SSE_HEADERS } from './sse-headers.ts';

@@ -1,13 +1,11 @@
 import { asyncScheduler, defer, isObservable, type Observable, type SchedulerLike, timer } from 'rxjs';
 import type { AgentEvent } from '../agent/agent-event.ts';
 import { RunNotFoundError, TooManyRunsError, type ToolCall } from '../core/index.ts';
-import { HeldRun, type RunStatus } from './held-run.ts';
+import { HeldRun, type HeldRunStatus } from './held-run.ts';
 import { memoryRunEventStore } from './memory-run-event-store.ts';
 import type { ApprovalQuestion } from './run-approvals.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
 import { eventId, parseEventId, type SequencedEvent } from './sequenced-event.ts';
-
-export type { RunStatus } from './held-run.ts';
 
 /** Options of {@link RunRegistry}. */
 export interface RunRegistryOptions {
@@ -143,7 +141,7 @@ export class RunRegistry {
   }
 
   /** The state of a run, or `undefined` when the registry does not hold it. */
-  status(runId: string): RunStatus | undefined {
+  status(runId: string): HeldRunStatus | undefined {
     return this.#runs.get(runId)?.status;
   }
 
