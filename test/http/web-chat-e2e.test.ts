@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoStory } from '../../examples/web-chat/demo-model.ts';
+import { demoStory } from '../../examples/web-chat/demo-story.ts';
 import { openaiFrames } from '../agent/openai-sse.ts';
 import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';

@@ -55,7 +55,10 @@ export function toUIMessageStream(
       return source.subscribe({
         next: (event) => emit(uiChunksOfEvent(state, event, settings)),
         error: (error: unknown) => {
-          emit([{ type: 'error', errorText: errorText(error) }]);
+          // A run stopped on purpose is not a failure (a registry that tells stops apart errs so).
+          const stopped = RxAgentError.is(error) && error.code === 'run_cancelled';
+          if (stopped) emit([...closeStep(state), { type: 'abort', reason: error.message }]);
+          else emit([{ type: 'error', errorText: errorText(error) }]);
           subscriber.complete();
         },
         complete: () => {
