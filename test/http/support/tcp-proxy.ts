@@ -9,6 +9,8 @@ export interface TcpProxy {
   readonly connections: number;
   /** Destroys every open connection (both sides). */
   drop(): void;
+  /** Stops forwarding the server's bytes on the open connections, which stay open (a stalled link). */
+  freeze(): void;
   close(): Promise<void>;
 }
 
@@ -16,10 +18,13 @@ export interface TcpProxy {
 export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const { hostname, port } = new URL(target);
   const open = new Set<Socket>();
+  const downstream = new Map<Socket, Socket>();
   let connections = 0;
   const server = createServer((client) => {
     connections += 1;
     const upstream = connect(Number(port), hostname);
+    downstream.set(upstream, client);
+    upstream.on('close', () => downstream.delete(upstream));
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],
@@ -44,6 +49,12 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       return connections;
     },
     drop,
+    freeze: () => {
+      for (const [upstream, client] of downstream) {
+        upstream.unpipe(client);
+        upstream.pause();
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         drop();
