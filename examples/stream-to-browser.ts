@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, RunNotFoundError } from 'rxagent';
+import { Agent } from 'rxagent';
 import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
 import { scriptedModel } from 'rxagent/testing';
 
@@ -45,9 +45,10 @@ const route = async (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('content-location', `/runs/${run.id}`); // where fromSSE resumes after a drop
     return writeSSE(runs.attach(run.id), res);
   }
-  if (req.method === 'POST' && action === 'stop') return send(res, 200, { stopped: runs.cancel(id) });
-  if (runs.status(id) === undefined) throw new RunNotFoundError(id); // a 404 rather than a stream
-  writeSSE(runs.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res);
+  if (req.method === 'POST' && action === 'stop') return send(res, 200, { stopped: await runs.cancel(id) });
+  const resume = { lastEventId: String(req.headers['last-event-id'] ?? '') };
+  await runs.check(id, resume); // an unknown run is a 404, an expired replay a 410, rather than a stream
+  writeSSE(runs.attach(id, resume), res);
 };
 const server = createServer((req, res) => {
   // RunNotFoundError → 404, TooManyRunsError → 503, anything else a 500 without its message.

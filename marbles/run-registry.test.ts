@@ -1,7 +1,13 @@
 import { concat, map, Observable, Subject, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-event.ts';
-import { ReplayExpiredError, RunNotFoundError, TooManyRunsError } from '../src/core/index.ts';
+import {
+  ApprovalNotPendingError,
+  ReplayExpiredError,
+  RunCancelledError,
+  RunNotFoundError,
+  TooManyRunsError,
+} from '../src/core/index.ts';
 import { RunRegistry, type SequencedEvent } from '../src/http/index.ts';
 import { createScheduler } from './support/helpers.ts';
 
@@ -51,10 +57,13 @@ describe('RunRegistry', () => {
       expectObservable(runs.attach(id), '--^-!').toBe('--ab', out);
       // Watched at 0–2 and 2–4: the grace restarts at 4 and runs out at 9.
       expectSubscriptions(watched.subscriptions).toBe('^--------!');
-      at(() => expect([runs.status('r1'), runs.status('r2')]).toEqual(['cancelled', 'running']), 8);
-      at(() => expect([runs.status('r1'), runs.status('r2')]).toEqual(['cancelled', 'cancelled']), 10);
+      at(() => expect([runs.statusHere('r1'), runs.statusHere('r2')]).toEqual(['cancelled', 'running']), 8);
+      at(
+        () => expect([runs.statusHere('r1'), runs.statusHere('r2')]).toEqual(['cancelled', 'cancelled']),
+        10,
+      );
       flush();
-      expect(runs.status('r1')).toBeUndefined();
+      expect(runs.statusHere('r1')).toBeUndefined();
     });
   });
 
@@ -67,16 +76,23 @@ describe('RunRegistry', () => {
     });
   });
 
-  it('stops only on cancel: watchers see the end, the source is unsubscribed', () => {
+  it('stops only on cancel: watchers see the end (RunCancelledError), the source is unsubscribed', async () => {
+    const answers: Promise<unknown>[] = [];
     createScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const runs = new RunRegistry({ createId: ids() });
       const src = cold('-a-b-c-d|', events);
       const { id } = runs.start(src);
-      at(() => expect(runs.cancel(id)).toBe(true), 4);
-      expectObservable(runs.attach(id)).toBe('-a-b|', { a: seq(1, events.a), b: seq(2, events.b) });
+      at(() => answers.push(expect(runs.cancel(id)).resolves.toBe(true)), 4);
+      expectObservable(runs.attach(id)).toBe(
+        '-a-b#',
+        { a: seq(1, events.a), b: seq(2, events.b) },
+        new RunCancelledError(id),
+      );
       expectSubscriptions(src.subscriptions).toBe('^---!');
-      at(() => expect(runs.cancel(id)).toBe(false), 6);
+      at(() => answers.push(expect(runs.cancel(id)).resolves.toBe(false)), 6);
     });
+    expect(answers).toHaveLength(2);
+    await Promise.all(answers);
   });
 
   it('ends a cancelled run as cancelled even when its source errors on the abort signal', () => {
@@ -96,10 +112,14 @@ describe('RunRegistry', () => {
             };
           }),
       );
-      at(() => runs.cancel(id), 4);
-      expectObservable(runs.attach(id)).toBe('-a-b|', { a: seq(1, events.a), b: seq(2, events.b) });
+      at(() => void runs.cancel(id), 4);
+      expectObservable(runs.attach(id)).toBe(
+        '-a-b#',
+        { a: seq(1, events.a), b: seq(2, events.b) },
+        new RunCancelledError(id),
+      );
       expectSubscriptions(src.subscriptions).toBe('^---!');
-      at(() => expect(runs.status(id)).toBe('cancelled'), 5);
+      at(() => expect(runs.statusHere(id)).toBe('cancelled'), 5);
     });
   });
 
@@ -113,17 +133,18 @@ describe('RunRegistry', () => {
     runs.attach(id).subscribe({
       next: (event) => {
         first.push(text(event));
-        if (text(event) === 'b') runs.cancel(id); // e.g. a Stop handled while the event is written
+        if (text(event) === 'b') void runs.cancel(id); // e.g. a Stop handled while the event is written
       },
-      complete: () => first.push('|'),
+      error: (error: unknown) => first.push(RunCancelledError.is(error) ? 'stopped' : 'failed'),
     });
-    runs
-      .attach(id)
-      .subscribe({ next: (event) => second.push(text(event)), complete: () => second.push('|') });
+    runs.attach(id).subscribe({
+      next: (event) => second.push(text(event)),
+      error: (error: unknown) => second.push(RunCancelledError.is(error) ? 'stopped' : 'failed'),
+    });
     source.next(events.a);
     source.next(events.b);
-    expect(first).toEqual(['a', 'b', '|']);
-    expect(second).toEqual(['a', 'b', '|']);
+    expect(first).toEqual(['a', 'b', 'stopped']);
+    expect(second).toEqual(['a', 'b', 'stopped']);
     expect(source.observed).toBe(false);
   });
 
@@ -151,10 +172,16 @@ describe('RunRegistry', () => {
         new ReplayExpiredError(id, 'r1:1'),
       );
       expectObservable(runs.attach('nope')).toBe('#', undefined, new RunNotFoundError('nope'));
+      // Named by the id the client sent (D9: not "No run r1", which exists).
       expectObservable(runs.attach(id, { lastEventId: 'r9:1' })).toBe(
         '#',
         undefined,
-        new RunNotFoundError(id),
+        new RunNotFoundError('r9'),
+      );
+      expectObservable(runs.attach(id, { lastEventId: 'garbage' })).toBe(
+        '#',
+        undefined,
+        new RunNotFoundError('garbage'),
       );
     });
   });
@@ -167,13 +194,14 @@ describe('RunRegistry', () => {
       flush();
       // Run 1 finished; run 2 too, both retained. Both are finished, so a third evicts run 1.
       runs.start(cold('-a-b-c|', events));
-      expect(runs.status('r1')).toBeUndefined();
+      expect(runs.statusHere('r1')).toBeUndefined();
       runs.start(cold('-a-b-c|', events));
       expect(() => runs.start(cold('-a|', events))).toThrow(TooManyRunsError);
     });
   });
 
-  it('feeds decisions to the run; a pending approval survives its watchers leaving', () => {
+  it('feeds decisions to the run; a pending approval survives its watchers leaving', async () => {
+    const answers: Promise<unknown>[] = [];
     createScheduler().run(({ cold, expectObservable }) => {
       const runs = new RunRegistry({ createId: ids() });
       const toolCall = { id: 'call_1', name: 'delete_file', arguments: { path: 'a' } };
@@ -186,15 +214,21 @@ describe('RunRegistry', () => {
       );
       at(() => expect(runs.approvals(id)).toEqual([toolCall]), 2);
       at(() => {
-        expect(runs.decide(id, 'call_9', true)).toBe(false);
-        expect(runs.decide(id, 'call_1', true)).toBe(true);
+        answers.push(
+          expect(runs.decide(id, 'call_9', { approved: true })).rejects.toThrow(ApprovalNotPendingError),
+        );
+        answers.push(expect(runs.decide(id, 'call_1', { approved: true })).resolves.toBeUndefined());
       }, 5);
       at(() => expect(runs.approvals(id)).toEqual([]), 6);
       const out = { q: seq(1, requested), y: seq(2, delta('yes')) };
       expectObservable(runs.attach(id), '^--!').toBe('-q-', out);
       expectObservable(runs.attach(id), '----^').toBe('----q(y|)', out);
-      expect(runs.decide('nope', 'call_1', true)).toBe(false);
+      answers.push(
+        expect(runs.decide('nope', 'call_1', { approved: true })).rejects.toThrow(RunNotFoundError),
+      );
       expect(runs.approvals('nope')).toEqual([]);
     });
+    expect(answers).toHaveLength(3);
+    await Promise.all(answers);
   });
 });

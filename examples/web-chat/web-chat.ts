@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, type ChatModel, defineTool, memorySessionStore, RunNotFoundError } from 'rxagent';
+import { Agent, type ChatModel, defineTool, memorySessionStore } from 'rxagent';
 import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
 import { z } from 'zod';
 
@@ -85,18 +85,19 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
     const [, runId = '', action, toolCallId] = match;
     if (req.method === 'GET' && !action) {
       const lastEventId = req.headers['last-event-id'];
-      const attached = runs.attach(runId, typeof lastEventId === 'string' ? { lastEventId } : {});
-      // An unknown run is a 404 before the stream starts (an expired replay ends it with event: error).
-      if (runs.status(runId) === undefined) throw new RunNotFoundError(runId);
-      writeSSE(attached, res, { retryMs: 500, heartbeatMs: 10_000 });
+      const options = typeof lastEventId === 'string' ? { lastEventId } : {};
+      // An unknown run is a 404 and an expired replay a 410, before the stream starts.
+      await runs.check(runId, options);
+      writeSSE(runs.attach(runId, options), res, { retryMs: 500, heartbeatMs: 10_000 });
       return;
     }
     if (req.method === 'POST' && action === 'cancel')
-      return send(res, 200, { cancelled: runs.cancel(runId) });
+      return send(res, 200, { cancelled: await runs.cancel(runId) });
     if (req.method === 'POST' && toolCallId) {
       const { approved } = (await json(req)) as { approved?: unknown };
-      const decided = runs.decide(runId, toolCallId, approved === true);
-      return send(res, decided ? 200 : 409, { decided });
+      // A call no longer waiting (decided, or its run ended) is a 409 from runErrorAnswer.
+      await runs.decide(runId, toolCallId, { approved: approved === true });
+      return send(res, 200, { decided: true });
     }
     send(res, 405, { error: { message: 'Method not allowed' } });
   };

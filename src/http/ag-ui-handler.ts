@@ -1,9 +1,12 @@
 import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { finalize, from, map, type Observable, tap } from 'rxjs';
+import { concat, finalize, from, map, type Observable, of, tap } from 'rxjs';
 import type { Agent } from '../agent/index.ts';
 import type { Actor } from '../security/index.ts';
+import { agUiFrontend } from './ag-ui-frontend.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
+import { AgUiThreads, type AgUiThreadAuthorize, sameThreadActor } from './ag-ui-threads.ts';
+import { publicError } from './public-error.ts';
 import { RunRegistry } from './run-registry.ts';
 import { type AgUiEvent, toAgUiEvents } from './to-ag-ui-events.ts';
 import { toSSEResponse } from './to-sse-response.ts';
@@ -11,128 +14,204 @@ import { toSSEResponse } from './to-sse-response.ts';
 /** Options of {@link agUiHandler}. */
 export interface AgUiHandlerOptions {
   /**
-   * Holds the runs, so one paused for an approval waits for the next request.
+   * Holds the runs, so one paused for an approval or a front-end tool waits for the next request.
    * @default new RunRegistry({ graceMs: 900_000 }) (a person has 15 minutes to decide)
    */
   runs?: RunRegistry;
-  /** Who asks, from the request (reaches the tools' policy and audit). */
+  /** How long a paused run waits (its interrupts' `expiresAt`): the registry's `graceMs`. @default 900_000 */
+  pauseMs?: number;
+  /** Who asks, from the request (owns the thread and its runs; reaches the tools' policy and audit). */
   actor?: (request: Request) => Actor | undefined;
+  /** Who may run in or resume a thread. @default sameThreadActor (the thread's first actor) */
+  authorize?: AgUiThreadAuthorize;
+  /** The session of a thread, for an agent with sessions. @default the thread id */
+  sessionId?: (input: RunAgentInput, actor: Actor | undefined) => string;
   /** Comment heartbeats while idle. @default 15_000 */
   heartbeatMs?: number;
 }
 
-interface PausedRun {
+/** A run parked at a call: an approval (an interrupt) or a front-end tool's call. */
+interface PausedCall {
   runId: string;
-  /** The id of the run's `approval-requested` event: the continuation starts after it. */
-  lastEventId: string;
+  threadId: string;
+  owner: string | undefined;
   toolCallId: string;
+  /** Where the AG-UI run that announced it stopped reading: the continuation starts after it. */
+  batch: { lastEventId: string };
 }
 
 /**
- * An AG-UI endpoint for an rxagent `Agent`, for `@ag-ui/client`'s `HttpAgent` and AG-UI front ends:
- * takes a `RunAgentInput` (POST JSON), runs the agent on its messages (only the new user messages,
- * with the `threadId` as session id, when the agent has `sessions`) and answers AG-UI events as SSE.
- * A tool call that needs approval ends the AG-UI run with an `interrupt` outcome while the agent's
- * run waits in a `RunRegistry`; the next `RunAgentInput` whose `resume` answers the interrupt
- * (`status: 'resolved'` with `payload: { approved: true }` approves; anything else rejects) goes on
- * from there. A client that aborts mid-run (`abortRun()`) cancels the agent's run.
+ * An AG-UI endpoint for an rxagent `Agent`, for `@ag-ui/client`'s `HttpAgent` and AG-UI front ends
+ * (CopilotKit): takes a `RunAgentInput` (POST JSON), runs the agent on its messages (only the new
+ * user messages, with the thread's session, when the agent has `sessions`) and answers AG-UI events
+ * as SSE, beginning with STATE_SNAPSHOT of the input's `state` when it has one. The input's `tools`
+ * are offered to the model as front-end tools (a call ends the AG-UI run with `pendingToolCallIds`;
+ * the next input's tool message answers it and the run goes on), its `context` and `state` reach
+ * the model in the system prompt. Tool calls that need approval end the AG-UI run with one
+ * `interrupt` outcome listing every call of the step (each with `expiresAt`); the next input's
+ * `resume` answers them (`status: 'resolved'` with `payload: { approved: true }` approves; anything
+ * else rejects). A thread belongs to its first actor: another actor's run or resume on it is a
+ * RUN_ERROR (`authorize` decides). A client that aborts mid-run (`abortRun()`) cancels the run.
  * @param agent the agent to serve
- * @param options the run registry, the actor, heartbeats
+ * @param options the run registry, the actor and its guard, sessions, heartbeats
  * @example
- * const handle = agUiHandler(agent);
+ * const handle = agUiHandler(agent, { actor: (request) => userOf(request) });
  * export const POST = (request: Request) => handle(request);   // e.g. a Next.js route
  */
 export function agUiHandler(
   agent: Agent,
   options: AgUiHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const runs = options.runs ?? new RunRegistry({ graceMs: 900_000 });
-  const paused = new Map<string, PausedRun>();
+  const pauseMs = options.pauseMs ?? 900_000;
+  const runs = options.runs ?? new RunRegistry({ graceMs: pauseMs });
+  const authorize = options.authorize ?? sameThreadActor;
+  const threads = new AgUiThreads();
+  const paused = new Map<string, PausedCall>();
+  // The results front ends sent for their tools' calls, until the call's `execute` reads them.
+  const results = new Map<string, string>();
   const sse = (events$: Observable<AgUiEvent>) =>
     toSSEResponse(events$, {
       endFrames: false,
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     });
+  const refuse = (input: RunAgentInput, code: string, message: string) =>
+    sse(
+      from<AgUiEvent[]>([
+        { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId },
+        { type: EventType.RUN_ERROR, code, message },
+      ]),
+    );
 
   return async (request) => {
     let input: RunAgentInput;
     try {
       input = RunAgentInputSchema.parse(await request.json()) as RunAgentInput;
     } catch {
-      return Response.json(
-        {
-          error: {
-            name: 'InvalidRunAgentInput',
-            code: 'invalid_input',
-            message: 'The body is not a RunAgentInput',
-          },
-        },
-        { status: 400 },
-      );
+      const error = {
+        name: 'InvalidRunAgentInput',
+        code: 'invalid_input',
+        message: 'The body is not a RunAgentInput',
+      };
+      return Response.json({ error }, { status: 400 });
     }
     const { threadId, runId } = input;
-    // Interrupts of runs that ended (cancelled, timed out, forgotten) can no longer be answered.
-    for (const [key, run] of paused) if (runs.status(run.runId) !== 'running') paused.delete(key);
+    const actor = options.actor?.(request);
+    // Calls of runs that ended (cancelled, timed out, forgotten) can no longer be answered.
+    for (const [key, call] of paused)
+      if (runs.statusHere(call.runId) !== 'awaiting-approval') paused.delete(key);
+    const thread = threads.claim(threadId, actor);
+    const resuming = (input.resume?.length ?? 0) > 0;
+    if (!(await authorize(actor, thread, resuming ? 'resume' : 'run')))
+      return refuse(input, 'thread_not_found', 'No such thread');
+
+    // What this input answers: interrupts (resume) and front-end tool calls (tool messages).
+    const answers: { call: PausedCall; approved: boolean; result?: string }[] = [];
+    for (const entry of input.resume ?? []) {
+      const call = paused.get(entry.interruptId);
+      // Another thread's or another actor's interrupt is as unknown as a made-up one.
+      if (!call || call.threadId !== threadId || call.owner !== actor?.id)
+        return refuse(input, 'interrupt_not_found', 'No paused run has these interrupts');
+      const payload: unknown = entry.payload;
+      const approved =
+        entry.status === 'resolved' &&
+        (payload === true ||
+          (typeof payload === 'object' && payload !== null && Reflect.get(payload, 'approved') === true));
+      answers.push({ call, approved });
+    }
+    for (const message of input.messages) {
+      if (message.role !== 'tool') continue;
+      const call = paused.get(frontendKey(threadId, message.toolCallId));
+      if (!call || call.owner !== actor?.id) continue;
+      const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+      answers.push({ call, approved: true, result: content });
+    }
+    const first = answers[0]?.call;
+    if (first && answers.some(({ call }) => call.runId !== first.runId))
+      return refuse(input, 'interrupt_not_found', 'These answers belong to different runs');
+
+    let frontend: ReturnType<typeof agUiFrontend>;
+    try {
+      frontend = agUiFrontend(agent, input, results);
+    } catch (error) {
+      const { code, message } = publicError(error);
+      return refuse(input, code, message);
+    }
     let registryRunId: string;
     let lastEventId: string | undefined;
-    if (input.resume && input.resume.length > 0) {
-      const answered = input.resume.map((entry) => ({ entry, run: paused.get(entry.interruptId) }));
-      const first = answered[0]?.run;
-      if (!first || answered.some(({ run }) => run?.runId !== first.runId)) {
-        const refused: AgUiEvent[] = [
-          { type: EventType.RUN_STARTED, threadId, runId },
-          {
-            type: EventType.RUN_ERROR,
-            code: 'interrupt_not_found',
-            message: 'No paused run has these interrupts',
-          },
-        ];
-        return sse(from(refused));
-      }
-      for (const { entry, run } of answered) {
-        const payload: unknown = entry.payload;
-        const approved =
-          entry.status === 'resolved' &&
-          (payload === true ||
-            (typeof payload === 'object' && payload !== null && Reflect.get(payload, 'approved') === true));
-        runs.decide(first.runId, run!.toolCallId, approved);
-        paused.delete(entry.interruptId);
+    if (first) {
+      for (const { call, approved, result } of answers) {
+        if (result !== undefined) results.set(call.toolCallId, result);
+        await runs.decide(call.runId, call.toolCallId, { approved }, { actor }).catch(() => undefined);
+        paused.delete(`${call.runId}/${call.toolCallId}`);
+        paused.delete(frontendKey(call.threadId, call.toolCallId));
       }
       registryRunId = first.runId;
-      lastEventId = first.lastEventId;
+      lastEventId = first.batch.lastEventId;
     } else {
       const messages = fromAgUiMessages(input.messages);
-      const sessionId = agent.options.sessions ? threadId : undefined;
-      const actor = options.actor?.(request);
-      registryRunId = runs.start(({ approve, signal }) =>
-        agent.run(sessionId === undefined ? messages : newUserMessages(messages), {
-          approve,
-          signal,
-          ...(sessionId === undefined ? {} : { sessionId }),
-          ...(actor ? { actor } : {}),
-        }),
+      const sessionId = agent.options.sessions ? (options.sessionId?.(input, actor) ?? threadId) : undefined;
+      registryRunId = runs.start(
+        ({ approve, signal }) =>
+          frontend.agent.run(sessionId === undefined ? messages : newUserMessages(messages), {
+            approve,
+            signal,
+            ...(sessionId === undefined ? {} : { sessionId }),
+            ...(actor ? { actor } : {}),
+          }),
+        { actor },
       ).id;
     }
 
-    const interruptId = (toolCallId: string) => `${registryRunId}/${toolCallId}`;
+    const batch = { lastEventId: lastEventId ?? '' };
     let ended = false;
-    const events$ = runs.attach(registryRunId, lastEventId === undefined ? {} : { lastEventId }).pipe(
+    const started: AgUiEvent[] = [{ type: EventType.RUN_STARTED, threadId, runId }];
+    if (input.state !== undefined && input.state !== null)
+      started.push({ type: EventType.STATE_SNAPSHOT, snapshot: input.state as Record<string, unknown> });
+    const attached = runs.attach(registryRunId, {
+      ...(lastEventId === undefined ? {} : { lastEventId }),
+      actor,
+    });
+    const events$ = attached.pipe(
       tap(({ id, event }) => {
-        if (event.type === 'approval-requested') {
-          const key = interruptId(event.toolCall.id);
-          paused.set(key, { runId: registryRunId, lastEventId: id, toolCallId: event.toolCall.id });
-        }
+        batch.lastEventId = id;
+        if (event.type !== 'approval-requested') return;
+        const call: PausedCall = {
+          runId: registryRunId,
+          threadId,
+          owner: actor?.id,
+          toolCallId: event.toolCall.id,
+          batch,
+        };
+        paused.set(keyOf(call, frontend.tools, event.toolCall.name), call);
       }),
       map(({ event }) => event),
-      toAgUiEvents({ threadId, runId, interruptId: (call) => interruptId(call.id) }),
+      toAgUiEvents({
+        threadId,
+        runId,
+        omitRunStarted: true,
+        interruptId: (call) => `${registryRunId}/${call.id}`,
+        frontendTools: frontend.tools,
+        expiresAt: () => new Date(Date.now() + pauseMs).toISOString(),
+      }),
       tap((event) => {
         if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) ended = true;
       }),
       // A client that leaves before the run finished or paused stopped it (AG-UI's abortRun).
       finalize(() => {
-        if (!ended) runs.cancel(registryRunId);
+        if (!ended) void runs.cancel(registryRunId, { actor });
       }),
     );
-    return sse(events$);
+    return sse(concat(of(...started), events$));
   };
+}
+
+/** Where a paused call is found: by interrupt id (`<runId>/<toolCallId>`), or a front-end tool's by thread and call. */
+function keyOf(call: PausedCall, frontendTools: ReadonlySet<string>, name?: string): string {
+  return name !== undefined && frontendTools.has(name)
+    ? frontendKey(call.threadId, call.toolCallId)
+    : `${call.runId}/${call.toolCallId}`;
+}
+
+function frontendKey(threadId: string, toolCallId: string): string {
+  return `${threadId}#${toolCallId}`;
 }

@@ -1,23 +1,50 @@
-import { concat, defer, EMPTY, map, type Observable, retry, takeWhile, tap, throwError, timer } from 'rxjs';
+import {
+  concat,
+  defer,
+  EMPTY,
+  map,
+  type MonoTypeOperatorFunction,
+  type Observable,
+  retry,
+  takeWhile,
+  tap,
+  throwError,
+  timeout,
+  timer,
+} from 'rxjs';
 import type { AgentEvent } from '../agent/agent-event.ts';
 import {
   ApiError,
   IncompleteStreamError,
   NetworkError,
+  ReplayExpiredError,
+  RunCancelledError,
   RunFailedError,
+  RunLostError,
+  RunNotFoundError,
+  type RxAgentError,
   StreamParseError,
 } from '../core/index.ts';
 import { cancelOnAbort, decodeSSE } from '../operators/index.ts';
+import { parseEventId } from './sequenced-event.ts';
 import { sseBody, type SSERequest } from './sse-request.ts';
 
 /** Options of {@link fromSSE}: a `RequestInit` for the first request, plus how to resume. */
 export interface FromSSEInit extends RequestInit {
   /** Where to reconnect after a drop (GET with `Last-Event-ID`). @default the first answer's `Content-Location`, else the first request's URL */
   resumeUrl?: string | URL;
-  /** Reconnections in a row (without an event between them) before giving up. @default 5 */
+  /** Reconnections in a row (without an event between them) before giving up. @default Infinity (`reconnectForMs` bounds them) */
   maxReconnects?: number;
-  /** Wait before reconnecting until the server sends `retry:`. @default 1000 */
+  /** How long to keep reconnecting after a drop (without an event between): a deploy or a network blip outlasts a few tries. @default 60_000 */
+  reconnectForMs?: number;
+  /** Wait before the first reconnection until the server sends `retry:`; each next one waits twice as long (with jitter), up to 30 s. @default 1000 */
   retryMs?: number;
+  /**
+   * Silence (no event, no heartbeat) after which the connection counts as dropped and is resumed:
+   * a half-open connection sends nothing. Above the server's heartbeat (`writeSSE` sends one every
+   * 15 s by default); 0 for none. @default 45_000
+   */
+  idleTimeoutMs?: number;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof globalThis.fetch;
 }
@@ -27,13 +54,17 @@ export interface FromSSEInit extends RequestInit {
  * Node. Cold: each subscription sends its own request; unsubscribing aborts it. When the connection
  * drops before the server's `event: end`, it reconnects to `resumeUrl` with GET and
  * `Last-Event-ID` (or to the first answer's `Content-Location`, when the server names the run's
- * URL there), waiting the server's `retry:` time, at most `maxReconnects` times in a row; the
+ * URL there), first after the server's `retry:` time, then backing off exponentially with jitter,
+ * for `reconnectForMs` (and at most `maxReconnects` times) in a row; silence longer than
+ * `idleTimeoutMs` (a half-open connection: not even heartbeats) counts as a drop; the
  * server (a `RunRegistry`) sends only what came after that id, so every event arrives exactly once.
  * Where that cannot be (a POST cut before its first id with no URL to resume at, or a stream whose
  * events carry no `id:`) it does not reconnect: it ends with `NetworkError` rather than start a
  * second run or repeat events. Aborting `init.signal` ends it at once with the signal's reason.
  * A run that failed on the server errors with `RunFailedError`; an unknown or expired run with
- * `RunNotFoundError` / `ReplayExpiredError`.
+ * `RunNotFoundError` / `ReplayExpiredError` (an HTTP 404/410 or an `event: error` naming them); a
+ * run stopped on the server (`event: end` with reason `cancelled`) with `RunCancelledError`; a run
+ * whose server died with `RunLostError`.
  * @param urlOrResponse the stream's URL, or a `Response` already fetched (e.g. from a POST)
  * @param init the first request's options, and the resume settings
  * @example
@@ -46,7 +77,9 @@ export function fromSSE(
 ): Observable<AgentEvent> {
   const {
     resumeUrl,
-    maxReconnects = 5,
+    maxReconnects = Infinity,
+    reconnectForMs = 60_000,
+    idleTimeoutMs = 45_000,
     retryMs: initialRetryMs = 1000,
     fetch: fetchImpl,
     ...requestInit
@@ -90,16 +123,21 @@ export function fromSSE(
           n === 0 ? response : undefined,
           n === 0 ? noteLocation : undefined,
         ).pipe(
+          silenceIsADrop(idleTimeoutMs),
           decodeSSE({ onRetry: (ms) => (retryMs = ms) }),
           tap((message) => {
-            if (message.event === 'end') ended = true;
+            if (message.event !== 'end') return;
+            ended = true;
+            if (message.data.includes('"cancelled"')) throw new RunCancelledError(runIdOf(lastEventId));
           }),
           takeWhile((message) => message.event !== 'end'),
           map((message) => {
             if (message.event === 'error') throw failureOf(message.data);
             const event = parseEvent(message.data);
-            if (message.id !== undefined) lastEventId = message.id;
-            else if (lastEventId === undefined) unnumbered = true;
+            if (message.id !== undefined) {
+              lastEventId = message.id;
+              dropSince = undefined;
+            } else if (lastEventId === undefined) unnumbered = true;
             if (event.type === 'agent-completed') ended = true;
             return event;
           }),
@@ -112,12 +150,20 @@ export function fromSSE(
         ),
       );
     });
+    // When the drops in a row began, and how many: the budget of reconnections is counted from there.
+    let dropSince: number | undefined;
+    let drops = 0;
     return connect.pipe(
       retry({
-        count: maxReconnects,
-        resetOnSuccess: true,
         delay: (error: unknown) => {
           if (!isDrop(error)) return throwError(() => error);
+          if (dropSince === undefined) {
+            dropSince = Date.now();
+            drops = 0;
+          }
+          drops += 1;
+          if (drops > maxReconnects || Date.now() - dropSince > reconnectForMs)
+            return throwError(() => error);
           // Sending a POST again would start a second run; a GET without ids would repeat events.
           if (unresumable()) {
             return throwError(
@@ -128,12 +174,36 @@ export function fromSSE(
                 }),
             );
           }
-          return timer(retryMs);
+          return timer(backoff(retryMs, drops));
         },
       }),
       // The caller's abort is a stop, not a drop to reconnect after.
       cancelOnAbort(requestInit.signal ?? undefined),
     );
+  });
+}
+
+/**
+ * The wait before the `attempt`-th reconnection in a row: the server's `retry:` doubling each time
+ * (at most 30 s), plus up to half again of jitter so clients cut together do not return together.
+ */
+function backoff(retryMs: number, attempt: number): number {
+  const base = Math.min(30_000, retryMs * 2 ** (attempt - 1));
+  return base + Math.random() * (base / 2);
+}
+
+/** The run id of an event id (`<runId>:<n>`), if there is one. */
+function runIdOf(eventIdValue: string | undefined): string | undefined {
+  return eventIdValue === undefined ? undefined : parseEventId(eventIdValue)?.runId;
+}
+
+/** Errors with a `NetworkError` (a drop, to resume) after `ms` without a byte; 0: never. */
+function silenceIsADrop(ms: number): MonoTypeOperatorFunction<Uint8Array> {
+  if (ms <= 0) return (source) => source;
+  return timeout({
+    each: ms,
+    with: () =>
+      throwError(() => new NetworkError(`The SSE connection was silent for ${ms} ms`, { provider: 'sse' })),
   });
 }
 
@@ -159,7 +229,8 @@ function parseEvent(data: string): AgentEvent {
   return value as AgentEvent;
 }
 
-function failureOf(data: string): RunFailedError {
+/** The error an `event: error` frame names: the run errors of rxagent as their own classes. */
+function failureOf(data: string): RxAgentError {
   let body: unknown;
   try {
     body = JSON.parse(data);
@@ -170,9 +241,15 @@ function failureOf(data: string): RunFailedError {
     const value: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, name) : undefined;
     return typeof value === 'string' ? value : undefined;
   };
-  return new RunFailedError(
-    field('message') ?? 'The run failed',
-    field('name') ?? 'Error',
-    field('code') ?? 'unknown',
-  );
+  const name = field('name') ?? 'Error';
+  const runId = field('runId');
+  const lastEventId = field('lastEventId');
+  if (runId !== undefined) {
+    if (name === 'RunNotFoundError') return new RunNotFoundError(runId);
+    if (name === 'ReplayExpiredError' && lastEventId !== undefined)
+      return new ReplayExpiredError(runId, lastEventId);
+    if (name === 'RunLostError')
+      return new RunLostError(runId, field('reason') === 'expired' ? 'expired' : 'writer_gone');
+  }
+  return new RunFailedError(field('message') ?? 'The run failed', name, field('code') ?? 'unknown');
 }

@@ -1,4 +1,10 @@
-import { ReplayExpiredError, RunNotFoundError, type RxAgentError, TooManyRunsError } from '../core/index.ts';
+import {
+  ApprovalNotPendingError,
+  ReplayExpiredError,
+  RunNotFoundError,
+  type RxAgentError,
+  TooManyRunsError,
+} from '../core/index.ts';
 
 /** The HTTP answer for a failed run request: a status and a JSON body `fromSSE` reads back. */
 export interface RunErrorAnswer {
@@ -8,7 +14,7 @@ export interface RunErrorAnswer {
 
 /**
  * The status and JSON body for an error of a run request: 404 for `RunNotFoundError`, 410 for
- * `ReplayExpiredError`, 503 for `TooManyRunsError`, 500 (without the message) for anything else.
+ * `ReplayExpiredError`, 503 for `TooManyRunsError`, 409 for `ApprovalNotPendingError`, 500 (without the message) for anything else.
  * `fromSSE` turns the first two back into the same error classes.
  * @example const { status, body } = runErrorAnswer(error); res.writeHead(status).end(JSON.stringify(body));
  */
@@ -17,6 +23,7 @@ export function runErrorAnswer(error: unknown): RunErrorAnswer {
   if (ReplayExpiredError.is(error))
     return answer(410, error, { runId: error.runId, lastEventId: error.lastEventId });
   if (TooManyRunsError.is(error)) return answer(503, error, {});
+  if (ApprovalNotPendingError.is(error)) return answer(409, error, { runId: error.runId });
   return {
     status: 500,
     body: { error: { name: 'Error', code: 'internal_error', message: 'Internal error' } },

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { RunControl } from './run-control.ts';
 import type { SequencedEvent } from './sequenced-event.ts';
 
 /** How a run ended. */
@@ -10,19 +11,29 @@ export type RunEnd = { type: 'completed' } | { type: 'cancelled' } | { type: 'fa
  * Events of one run arrive in order, numbered from 1.
  */
 export interface RunEventStore {
-  /** Records a new run, before its first event. */
-  open(runId: string): void;
+  /** Records a new run, before its first event, with the id of the actor that owns it. */
+  open(runId: string, info?: { owner?: string | undefined }): void;
   /** Records the next event of a run (its id's number is one more than the previous one's). */
   append(runId: string, event: SequencedEvent): void;
   /** Records how a run ended; `read` then ends the same way once it has replayed everything. */
   end(runId: string, end: RunEnd): void;
   /**
    * The events of a run after the `afterSeq`-th (0: from the start), then the live ones, until the
-   * run ends: completes when it completed or was cancelled, errors with its error when it failed.
+   * run ends: completes when it completed, errors with `RunCancelledError` when it was cancelled
+   * and with its error when it failed.
    * Errors with `RunNotFoundError` for an unknown run and `ReplayExpiredError` when the first event
    * wanted is no longer kept (or `afterSeq` is past the run's last event: nothing can be resumed there).
    */
   read(runId: string, afterSeq: number): Observable<SequencedEvent>;
+  /**
+   * Rejects as `read` would fail at once (`RunNotFoundError`, `ReplayExpiredError`), so a server can
+   * answer with a status before its headers; resolves when the read would start.
+   */
+  check?(runId: string, afterSeq: number): Promise<void>;
   /** Forgets a run and its events. */
   delete(runId: string): void;
+  /** The state and command channel app servers share, for a store several of them use. */
+  readonly control?: RunControl;
+  /** The bytes of events the store holds in this process's memory (for a registry's `maxBytes`). */
+  heldBytes?(): number;
 }

@@ -1,27 +1,56 @@
-import { asyncScheduler, defer, isObservable, type Observable, type SchedulerLike, timer } from 'rxjs';
+import {
+  asyncScheduler,
+  concatMap,
+  defer,
+  first,
+  from,
+  isObservable,
+  lastValueFrom,
+  map,
+  type Observable,
+  of,
+  repeat,
+  type SchedulerLike,
+  switchMap,
+  timer,
+} from 'rxjs';
 import type { AgentEvent } from '../agent/agent-event.ts';
-import { RunNotFoundError, TooManyRunsError, type ToolCall } from '../core/index.ts';
-import { HeldRun, type HeldRunStatus } from './held-run.ts';
+import { ApprovalNotPendingError, RunNotFoundError, TooManyRunsError, type ToolCall } from '../core/index.ts';
+import type { Actor } from '../security/actor.ts';
+import { HeldRun } from './held-run.ts';
 import { memoryRunEventStore } from './memory-run-event-store.ts';
 import type { ApprovalQuestion } from './run-approvals.ts';
+import { RemoteRuns } from './remote-runs.ts';
+import { type RunAction, type RunAuthorize, sameActor, whenAuthorized } from './run-authorize.ts';
+import type { RunCommand } from './run-control.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
+import type { RunDecision, Runs, RunStatus } from './runs.ts';
 import { eventId, parseEventId, type SequencedEvent } from './sequenced-event.ts';
 
 /** Options of {@link RunRegistry}. */
 export interface RunRegistryOptions {
   /** The newest events kept per run for resuming (for the default memory store). @default 10_000 */
   replayLimit?: number;
-  /** A run nobody watches is cancelled after this long. @default 60_000 */
+  /** A run nobody watches (on any server sharing the store) is cancelled after this long. @default 60_000 */
   graceMs?: number;
   /** A finished run stays attachable this long, then is forgotten. @default 300_000 */
   retainMs?: number;
   /** Runs held at once; the oldest finished one is forgotten to make room. @default 1000 */
   maxRuns?: number;
+  /** Runs one actor may have running at once on this registry. @default 20 */
+  maxRunsPerActor?: number;
+  /**
+   * The bytes of events the store may hold in this process; above it the oldest finished runs are
+   * forgotten first (one run's own bound is the store's `maxRunBytes`). @default 268_435_456 (256 MiB)
+   */
+  maxBytes?: number;
+  /** Who may attach to, cancel or decide on a run. @default sameActor */
+  authorize?: RunAuthorize;
   /** Where events are kept. @default memoryRunEventStore({ replayLimit }) */
   eventStore?: RunEventStore;
   /** Times grace and retention. @default asyncScheduler */
   scheduler?: SchedulerLike;
-  /** Makes run ids. @default crypto.randomUUID */
+  /** Makes run ids; they must be unguessable. @default crypto.randomUUID */
   createId?: () => string;
 }
 
@@ -30,52 +59,73 @@ export interface RunContext {
   runId: string;
   /** Aborted when the run is cancelled. */
   signal: AbortSignal;
-  /** Pass as the run's `approve`: it waits for `runs.decide(runId, toolCallId, approved)`. */
+  /** Pass as the run's `approve`: it waits for `runs.decide(runId, toolCallId, decision)`. */
   approve: (question: ApprovalQuestion) => Observable<boolean>;
 }
 
 /**
- * Runs that outlive their watchers. `start` subscribes to a run once and records its events; any
- * number of clients `attach`, each from where it left off (`lastEventId`): exactly the events after
- * it, then the live ones. A disconnect is not a stop: only `cancel` stops a run (or `graceMs` with
- * nobody attached). A finished run stays attachable for `retainMs`. Approvals are answered with
- * `decide`, from any request.
+ * Runs that outlive their watchers, the `Runs` of one process or of several app servers sharing a
+ * store with `control` (`redisRunEventStore`). `start` subscribes to a run once and records its
+ * events; any number of clients `attach`, on any server, each from where it left off
+ * (`lastEventId`). A disconnect is not a stop: only `cancel` stops a run (or `graceMs` with nobody
+ * attached anywhere). A run belongs to the actor that started it: `authorize` guards attach,
+ * cancel and decide. A finished run stays attachable for `retainMs`.
  * @example
  * const runs = new RunRegistry({ graceMs: 30_000 });
- * const { id } = runs.start(({ approve, signal }) => agent.run(input, { approve, signal }));
- * writeSSE(runs.attach(id, { lastEventId: req.headers['last-event-id'] }), res);
+ * const { id } = runs.start(({ approve, signal }) => agent.run(input, { approve, signal }), { actor });
+ * writeSSE(runs.attach(id, { lastEventId: req.headers['last-event-id'], actor }), res);
  */
-export class RunRegistry {
+export class RunRegistry implements Runs {
   readonly #runs = new Map<string, HeldRun>();
   readonly #store: RunEventStore;
   readonly #graceMs: number;
   readonly #retainMs: number;
   readonly #maxRuns: number;
+  readonly #maxRunsPerActor: number;
+  readonly #maxBytes: number;
+  readonly #authorize: RunAuthorize;
   readonly #scheduler: SchedulerLike;
   readonly #createId: () => string;
+  readonly #remote: RemoteRuns;
 
   constructor(options: RunRegistryOptions = {}) {
     this.#store = options.eventStore ?? memoryRunEventStore({ replayLimit: options.replayLimit ?? 10_000 });
     this.#graceMs = options.graceMs ?? 60_000;
     this.#retainMs = options.retainMs ?? 300_000;
     this.#maxRuns = options.maxRuns ?? 1000;
+    this.#maxRunsPerActor = options.maxRunsPerActor ?? 20;
+    this.#maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+    this.#authorize = options.authorize ?? sameActor;
     this.#scheduler = options.scheduler ?? asyncScheduler;
     this.#createId = options.createId ?? (() => crypto.randomUUID());
+    this.#remote = new RemoteRuns(this.#store.control, this.#authorize);
   }
 
   /**
    * Starts a run: subscribes to its events once and keeps them for attaching.
    * @param events the run's events, or a function making them from the run's id, signal and `approve`
+   * @param options `actor`: the run's owner
    * @returns the run's id
-   * @throws TooManyRunsError when `maxRuns` runs are all still running
+   * @throws TooManyRunsError when `maxRuns` runs are all still running, or the actor has `maxRunsPerActor`
    */
-  start(events: Observable<AgentEvent> | ((run: RunContext) => Observable<AgentEvent>)): { id: string } {
+  start(
+    events: Observable<AgentEvent> | ((run: RunContext) => Observable<AgentEvent>),
+    options: { actor?: Actor | undefined } = {},
+  ): { id: string } {
+    const owner = options.actor?.id;
+    if (owner !== undefined) {
+      const running = [...this.#runs.values()].filter((r) => r.owner === owner && r.status === 'running');
+      if (running.length >= this.#maxRunsPerActor) throw new TooManyRunsError(this.#maxRunsPerActor);
+    }
     this.#makeRoom();
     const id = this.#createId();
-    const run = new HeldRun(id);
+    const run = new HeldRun(id, owner);
     this.#runs.set(id, run);
-    this.#store.open(id);
-    run.subscription.add(run.unwatchedFor(this.#graceMs, this.#scheduler).subscribe(() => this.cancel(id)));
+    this.#store.open(id, { owner });
+    this.#publish(run);
+    run.subscription.add(this.#unwatched(run).subscribe(() => this.#cancel(run)));
+    const control = this.#store.control;
+    if (control) run.subscription.add(control.commands(id).subscribe((command) => this.#obey(run, command)));
     const source = isObservable(events)
       ? events
       : defer(() => events({ runId: id, signal: run.controller.signal, approve: run.approvals.approve }));
@@ -86,6 +136,8 @@ export class RunRegistry {
           if (event.type === 'approval-requested') run.approvals.expect(event.toolCall);
           seq += 1;
           this.#store.append(id, { id: eventId(id, seq), event });
+          this.#publish(run);
+          this.#trimBytes();
         },
         error: (error: unknown) => this.#finish(run, { type: 'failed', error }),
         complete: () => this.#finish(run, { type: 'completed' }),
@@ -96,68 +148,171 @@ export class RunRegistry {
 
   /**
    * The events of a run after `lastEventId` (all of them without it), then the live ones until it
-   * ends. Cold; while subscribed, the run counts as watched.
-   * @throws (as an error notification) RunNotFoundError, ReplayExpiredError
+   * ends. Cold; while subscribed, the run counts as watched (on any server sharing the store).
+   * @throws (as an error notification) RunNotFoundError (also for a run `actor` may not attach to), ReplayExpiredError
    */
-  attach(runId: string, options: { lastEventId?: string | undefined } = {}): Observable<SequencedEvent> {
+  attach(
+    runId: string,
+    options: { lastEventId?: string | undefined; actor?: Actor | undefined } = {},
+  ): Observable<SequencedEvent> {
     return defer(() => {
-      let afterSeq = 0;
-      if (options.lastEventId !== undefined && options.lastEventId !== '') {
-        const parsed = parseEventId(options.lastEventId);
-        if (parsed?.runId !== runId) throw new RunNotFoundError(runId);
-        afterSeq = parsed.seq;
-      }
-      const run = this.#runs.get(runId);
-      const events$ = this.#store.read(runId, afterSeq);
-      return run ? run.watched(events$) : events$;
+      const afterSeq = afterSeqOf(runId, options.lastEventId);
+      return this.#allowed(runId, options.actor, 'attach').pipe(
+        switchMap((run) => {
+          const events$ = this.#store.read(runId, afterSeq);
+          return run ? run.watched(events$) : events$;
+        }),
+      );
     });
   }
 
   /**
-   * Stops a run: unsubscribes from its events (which aborts the model request and the tools) and
-   * ends it for every watcher.
-   * @returns whether a running run was stopped
+   * Whether `attach` with these options would start, before a server sends its headers: a route
+   * awaits it to answer 404 (`RunNotFoundError`) or 410 (`ReplayExpiredError`) rather than a 200
+   * stream that fails at once.
+   * @throws RunNotFoundError, ReplayExpiredError (as a rejection)
    */
-  cancel(runId: string): boolean {
+  async check(
+    runId: string,
+    options: { lastEventId?: string | undefined; actor?: Actor | undefined } = {},
+  ): Promise<void> {
+    const afterSeq = afterSeqOf(runId, options.lastEventId);
+    await lastValueFrom(this.#allowed(runId, options.actor, 'attach'), { defaultValue: undefined });
+    await this.#store.check?.(runId, afterSeq);
+  }
+
+  /**
+   * Stops a run, on whichever server runs it: unsubscribes from its events (which aborts the model
+   * request and the tools) and ends it for every watcher.
+   * @returns whether a run that had not ended was stopped (false for an unknown or foreign run)
+   */
+  cancel(runId: string, options: { actor?: Actor | undefined } = {}): Promise<boolean> {
     const run = this.#runs.get(runId);
-    if (run?.status !== 'running') return false;
+    if (!run) return this.#remote.cancel(runId, options.actor);
+    const resource = { type: 'run' as const, id: runId, owner: run.owner };
+    return whenAuthorized(
+      this.#authorize,
+      options.actor,
+      resource,
+      'cancel',
+      (ok) => ok && this.#cancel(run),
+    );
+  }
+
+  /**
+   * Answers a run's pending approval, on whichever server runs it (`reason` is not passed on: an
+   * approver answers with a boolean).
+   * @throws RunNotFoundError for an unknown or foreign run; ApprovalNotPendingError when that call waits for nothing
+   */
+  decide(
+    runId: string,
+    toolCallId: string,
+    decision: RunDecision,
+    options: { actor?: Actor | undefined } = {},
+  ): Promise<void> {
+    const run = this.#runs.get(runId);
+    if (!run) return this.#remote.decide(runId, toolCallId, decision.approved, options.actor);
+    const resource = { type: 'run' as const, id: runId, owner: run.owner };
+    return whenAuthorized(this.#authorize, options.actor, resource, 'decide', (ok) => {
+      if (!ok) throw new RunNotFoundError(runId);
+      if (!run.approvals.decide(toolCallId, decision.approved))
+        throw new ApprovalNotPendingError(runId, toolCallId);
+      this.#publish(run);
+    });
+  }
+
+  /** Where a run is, on whichever server runs it, or `null` for a run no server knows. */
+  status(runId: string): Promise<RunStatus | null> {
+    const held = this.statusHere(runId);
+    return held ? Promise.resolve(held) : this.#remote.status(runId);
+  }
+
+  /** Where a run this registry holds is, at once; `undefined` for a run it does not hold. */
+  statusHere(runId: string): RunStatus | undefined {
+    return this.#runs.get(runId)?.runStatus;
+  }
+
+  /** The tool calls of a run held here waiting for a decision (empty for an unknown or finished run). */
+  approvals(runId: string): ToolCall[] {
+    return this.#runs.get(runId)?.approvals.pending() ?? [];
+  }
+
+  /** Cancels every running run and forgets every run. */
+  close(): void {
+    for (const run of [...this.#runs.values()]) {
+      this.#cancel(run);
+      this.#forget(run.id);
+    }
+  }
+
+  /** The run held here (or `undefined` for one another server runs), once `actor` may `action` it. */
+  #allowed(runId: string, actor: Actor | undefined, action: RunAction): Observable<HeldRun | undefined> {
+    const run = this.#runs.get(runId);
+    return (run ? of(run.owner) : this.#remote.owner$(runId)).pipe(
+      concatMap((owner) => {
+        const answer = this.#authorize(actor, { type: 'run', id: runId, owner }, action);
+        return typeof answer === 'boolean' ? of(answer) : from(answer);
+      }),
+      map((ok) => {
+        if (!ok) throw new RunNotFoundError(runId);
+        return run;
+      }),
+    );
+  }
+
+  /** Emits once nobody has watched the run for `graceMs`, here or (per the store) elsewhere. */
+  #unwatched(run: HeldRun): Observable<unknown> {
+    return run.unwatchedFor(this.#graceMs, this.#scheduler).pipe(
+      concatMap(() => this.#remote.watched$(run.id)),
+      repeat(),
+      first((watched) => !watched),
+    );
+  }
+
+  #obey(run: HeldRun, command: RunCommand): void {
+    switch (command.type) {
+      case 'cancel':
+        this.#cancel(run);
+        return;
+      case 'decide':
+        run.approvals.decide(command.toolCallId, command.approved);
+        return;
+      default:
+        command satisfies never;
+    }
+  }
+
+  #cancel(run: HeldRun): boolean {
+    if (run.status !== 'running') return false;
     // Finished first: a source that errors on the abort (as agent.run does) is no longer heard.
     this.#finish(run, { type: 'cancelled' });
     run.controller.abort();
     return true;
   }
 
-  /** The tool calls of a run waiting for a decision (empty for an unknown or finished run). */
-  approvals(runId: string): ToolCall[] {
-    return this.#runs.get(runId)?.approvals.pending() ?? [];
-  }
-
-  /**
-   * Answers a run's pending approval.
-   * @returns whether that tool call was waiting for a decision
-   */
-  decide(runId: string, toolCallId: string, approved: boolean): boolean {
-    return this.#runs.get(runId)?.approvals.decide(toolCallId, approved) ?? false;
-  }
-
-  /** The state of a run, or `undefined` when the registry does not hold it. */
-  status(runId: string): HeldRunStatus | undefined {
-    return this.#runs.get(runId)?.status;
-  }
-
-  /** Cancels every running run and forgets every run. */
-  close(): void {
-    for (const id of [...this.#runs.keys()]) {
-      this.cancel(id);
-      this.#forget(id);
-    }
+  /** Tells the other servers the run's state, when it changed. */
+  #publish(run: HeldRun): void {
+    const control = this.#store.control;
+    if (!control) return;
+    const pending = run.approvals.pending().map((call) => call.id);
+    const state = {
+      status: run.runStatus,
+      pending,
+      ...(run.owner === undefined ? {} : { owner: run.owner }),
+    };
+    const key = JSON.stringify(state);
+    if (key === run.published) return;
+    run.published = key;
+    control.setState(run.id, state);
   }
 
   #finish(run: HeldRun, end: RunEnd): void {
     if (run.status !== 'running') return;
     run.end(end.type);
+    this.#publish(run);
     this.#store.end(run.id, end);
     run.subscription = timer(this.#retainMs, this.#scheduler).subscribe(() => this.#forget(run.id));
+    this.#trimBytes();
   }
 
   #forget(runId: string): void {
@@ -174,4 +329,23 @@ export class RunRegistry {
     if (!finished) throw new TooManyRunsError(this.#maxRuns);
     this.#forget(finished.id);
   }
+
+  /** Forgets the oldest finished runs while the store holds more than `maxBytes`. */
+  #trimBytes(): void {
+    const held = this.#store.heldBytes;
+    if (!held) return;
+    for (const run of this.#runs.values()) {
+      if (held.call(this.#store) <= this.#maxBytes) return;
+      if (run.status !== 'running') this.#forget(run.id);
+    }
+  }
+}
+
+/** The number of the last event a client has, from its `Last-Event-ID` (0 without one). */
+function afterSeqOf(runId: string, lastEventId: string | undefined): number {
+  if (lastEventId === undefined || lastEventId === '') return 0;
+  const parsed = parseEventId(lastEventId);
+  // Another run's id, or no event id at all: nothing of this run can follow it.
+  if (parsed?.runId !== runId) throw new RunNotFoundError(parsed?.runId ?? lastEventId);
+  return parsed.seq;
 }

@@ -1,4 +1,5 @@
-import { RxAgentError } from '../core/index.ts';
+import { RunCancelledError, RxAgentError } from '../core/index.ts';
+import { publicError } from './public-error.ts';
 import { isSequencedEvent } from './sequenced-event.ts';
 
 /** The fields of one server-sent event. */
@@ -33,15 +34,17 @@ export function itemFrame(item: unknown): string {
 /** The closing frame of a stream that ended normally: `event: end`. */
 export const END_FRAME = sseFrame('{}', { event: 'end' });
 
+/** The closing frame of a run that was stopped (a cancel), not finished: `event: end` with its reason. */
+export const CANCELLED_FRAME = sseFrame('{"reason":"cancelled"}', { event: 'end' });
+
 /**
  * The closing frame of a failed stream: `event: error` with the error's name and code, and its
- * message only when it is an rxagent error (other messages may hold what a client must not see).
+ * message only where `publicError` allows (a provider's text never reaches a browser); a stopped
+ * run (`RunCancelledError`) ends with `CANCELLED_FRAME` instead.
  */
 export function errorFrame(error: unknown): string {
-  const body = RxAgentError.is(error)
-    ? { name: error.name, code: error.code, message: error.message }
-    : { name: 'Error', code: 'internal_error', message: 'The run failed' };
-  return sseFrame(JSON.stringify(body), { event: 'error' });
+  if (RunCancelledError.is(error)) return CANCELLED_FRAME;
+  return sseFrame(JSON.stringify(publicError(error)), { event: 'error' });
 }
 
 function singleLine(value: string): string {

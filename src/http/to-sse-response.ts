@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import { SlowConsumerError } from '../core/index.ts';
+import { sseBufferGuard } from './sse-buffer-guard.ts';
 import { SSE_HEADERS } from './sse-headers.ts';
 import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 
@@ -7,6 +7,8 @@ import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
   /** Bytes the response may hold unread before the stream ends with `SlowConsumerError`. @default 1_048_576 */
   maxBufferedBytes?: number;
+  /** Bytes a replay (the first bytes sent) may hold unread. @default 8_388_608 (8 MiB) */
+  maxReplayBytes?: number;
 }
 
 /**
@@ -14,22 +16,27 @@ export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
  * `cache-control: no-cache`, `x-accel-buffering: no`), for fetch-style servers (Hono, Next.js
  * route handlers, Bun, Deno). Subscribes at once (the run starts streaming into the body); a client that goes away
  * cancels the body, which unsubscribes; a client that reads too slowly ends the stream with a
- * `SlowConsumerError` instead of making the server buffer without bound (what is enqueued at once
- * when it subscribes, a resumed run's replay, may wait until it drains).
+ * `SlowConsumerError` instead of making the server buffer without bound (the first
+ * `maxReplayBytes` sent, a resumed run's replay, may wait unread).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param init status, headers, and the {@link SSEStreamOptions}
  * @example
  * app.get('/runs/:id', (c) => toSSEResponse(runs.attach(c.req.param('id'), { lastEventId })))
  */
 export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseInit = {}): Response {
-  const { heartbeatMs, retryMs, endFrames, scheduler, maxBufferedBytes = 1_048_576, ...responseInit } = init;
+  const {
+    heartbeatMs,
+    retryMs,
+    endFrames,
+    scheduler,
+    maxBufferedBytes = 1_048_576,
+    maxReplayBytes = 8_388_608,
+    ...responseInit
+  } = init;
   const encoder = new TextEncoder();
   let subscription: Subscription | undefined;
   let ended = false;
-  // What is enqueued at once when it subscribes (a resumed run's replay, bounded by its replay
-  // buffer) may wait unread until it drains below the limit; beyond that the client is slow.
-  let subscribing = true;
-  let allowance = Infinity;
+  const tooSlow = sseBufferGuard(maxBufferedBytes, maxReplayBytes);
   const end = (finish: () => void) => {
     if (ended) return;
     ended = true;
@@ -52,18 +59,12 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
             next(frame) {
               if (ended) return;
               controller.enqueue(encoder.encode(frame));
-              if (subscribing) return;
-              const buffered = maxBufferedBytes - (controller.desiredSize ?? 0);
-              if (buffered <= maxBufferedBytes) allowance = maxBufferedBytes;
-              if (buffered > allowance) {
-                end(() => controller.error(new SlowConsumerError(buffered, allowance)));
-              }
+              const slow = tooSlow(frame.length, maxBufferedBytes - (controller.desiredSize ?? 0));
+              if (slow) end(() => controller.error(slow));
             },
             error: (error: unknown) => end(() => controller.error(error)),
             complete: () => end(() => controller.close()),
           });
-        subscribing = false;
-        allowance = Math.max(maxBufferedBytes, maxBufferedBytes - (controller.desiredSize ?? 0));
         if (ended) subscription.unsubscribe();
       },
       cancel() {

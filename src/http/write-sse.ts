@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type Observable, Subscription } from 'rxjs';
-import { SlowConsumerError } from '../core/index.ts';
+import { sseBufferGuard } from './sse-buffer-guard.ts';
 import { SSE_HEADERS } from './sse-headers.ts';
 import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 
@@ -8,6 +8,8 @@ import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 export interface WriteSSEOptions extends SSEStreamOptions {
   /** Bytes the socket may hold unsent before the stream ends with `SlowConsumerError`. @default 1_048_576 */
   maxBufferedBytes?: number;
+  /** Bytes a replay (the first bytes sent) may hold unsent. @default 8_388_608 (8 MiB) */
+  maxReplayBytes?: number;
   /** Extra response headers (the SSE ones always win). */
   headers?: Record<string, string>;
   /** Called once when the stream ends for a reason the client cannot be told: a slow client, a failed write. */
@@ -20,7 +22,7 @@ export interface WriteSSEOptions extends SSEStreamOptions {
  * `event: error` at the end. A client that disconnects unsubscribes (a `RunRegistry` run goes on:
  * disconnect is not cancel); one that reads so slowly that more than `maxBufferedBytes` wait in the
  * socket is cut off with a `SlowConsumerError` (passed to `onError`) instead of buffering without bound
- * (what is written at once when it subscribes, a resumed run's replay, may wait until it drains).
+ * (the first `maxReplayBytes` sent, a resumed run's replay, may wait unsent).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param res the response; its headers are sent at once
  * @param options heartbeat, `retry:`, buffer limit, headers, `onError`
@@ -33,7 +35,13 @@ export function writeSSE(
   res: ServerResponse,
   options: WriteSSEOptions = {},
 ): Subscription {
-  const { maxBufferedBytes = 1_048_576, headers = {}, onError, ...streamOptions } = options;
+  const {
+    maxBufferedBytes = 1_048_576,
+    maxReplayBytes = 8_388_608,
+    headers = {},
+    onError,
+    ...streamOptions
+  } = options;
   if (!res.headersSent) res.writeHead(200, { ...headers, ...SSE_HEADERS });
   res.flushHeaders();
   const subscription = new Subscription();
@@ -50,10 +58,7 @@ export function writeSSE(
     if (!res.writableEnded && !res.destroyed) res.end();
   });
   if (res.destroyed) subscription.unsubscribe();
-  // What a resumed client is sent at once (a run's replay, bounded by its replay buffer) is allowed
-  // to wait unsent until it drains below the limit; anything queued beyond that makes a slow client.
-  let allowance = Infinity;
-  let subscribing = true;
+  const tooSlow = sseBufferGuard(maxBufferedBytes, maxReplayBytes);
   subscription.add(
     events$.pipe(toSSEFrames(streamOptions)).subscribe({
       next(frame) {
@@ -61,9 +66,8 @@ export function writeSSE(
         res.write(frame, (error) => {
           if (error) fail(error);
         });
-        if (subscribing) return;
-        if (res.writableLength <= maxBufferedBytes) allowance = maxBufferedBytes;
-        if (res.writableLength > allowance) fail(new SlowConsumerError(res.writableLength, allowance));
+        const slow = tooSlow(frame.length, res.writableLength);
+        if (slow) fail(slow);
       },
       error: (error: unknown) => {
         res.end();
@@ -72,7 +76,5 @@ export function writeSSE(
       complete: () => res.end(),
     }),
   );
-  subscribing = false;
-  allowance = Math.max(maxBufferedBytes, res.writableLength);
   return subscription;
 }

@@ -208,9 +208,9 @@ describe('agUiHandler with @ag-ui/client HttpAgent', () => {
     let seen = '';
     while (!seen.includes('TEXT_MESSAGE_CONTENT'))
       seen += new TextDecoder().decode((await reader.read()).value);
-    expect(runs.status('run-1')).toBe('running');
+    expect(runs.statusHere('run-1')).toBe('running');
     await reader.cancel();
-    expect(runs.status('run-1')).toBe('cancelled');
+    expect(runs.statusHere('run-1')).toBe('cancelled');
   });
 
   it('refuses a body that is not a RunAgentInput with 400, and an unknown interrupt with RUN_ERROR', async () => {

@@ -112,7 +112,7 @@ describe('RunRegistry over real HTTP, with connections cut at random', () => {
         const runId = parseEventId(lastEventId)?.runId ?? req.url?.slice('/runs/'.length) ?? '';
         const attached = runs.attach(runId, { lastEventId });
         // A resume that fails (unknown run) answers 404 with the typed body, before any SSE.
-        if (runs.status(runId) === undefined) {
+        if (runs.statusHere(runId) === undefined) {
           const { status, body } = runErrorAnswer(new RunNotFoundError(runId));
           res.writeHead(status).end(JSON.stringify(body));
           return;

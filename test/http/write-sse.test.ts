@@ -73,7 +73,7 @@ describe('writeSSE', () => {
           finalize(() => (unsubscribed = true)),
         ),
         res,
-        { maxBufferedBytes: 512 * 1024, onError: (error) => errors.push(error) },
+        { maxBufferedBytes: 512 * 1024, maxReplayBytes: 512 * 1024, onError: (error) => errors.push(error) },
       );
     });
     servers.push(server);
@@ -150,6 +150,7 @@ describe('toSSEResponse', () => {
     const source = new Subject<AgentEvent>();
     const response = toSSEResponse(source.pipe(finalize(() => (unsubscribed = true))), {
       maxBufferedBytes: 1000,
+      maxReplayBytes: 1000,
     });
     for (let i = 0; i < 20; i++) source.next(delta('y'.repeat(100)));
     expect(unsubscribed).toBe(true);

@@ -1,4 +1,5 @@
 export { ApiError, type ApiErrorData } from './api-error.ts';
+export { ApprovalNotPendingError } from './approval-not-pending-error.ts';
 export { AuditLogError } from './audit-log-error.ts';
 export { AuditLogLockedError } from './audit-log-locked-error.ts';
 export { type AgentBudget, BudgetExceededError } from './budget-exceeded-error.ts';
@@ -15,7 +16,9 @@ export { McpError, type McpErrorReason } from './mcp-error.ts';
 export { NetworkError } from './network-error.ts';
 export { RateLimitError } from './rate-limit-error.ts';
 export { ReplayExpiredError } from './replay-expired-error.ts';
+export { RunCancelledError } from './run-cancelled-error.ts';
 export { RunFailedError } from './run-failed-error.ts';
+export { RunLostError } from './run-lost-error.ts';
 export { RunNotFoundError } from './run-not-found-error.ts';
 export { RxAgentError, type RxAgentErrorOptions } from './rx-agent-error.ts';
 export { SessionConflictError } from './session-conflict-error.ts';

@@ -1,9 +1,18 @@
 import { Observable } from 'rxjs';
 import type { AgentEvent } from '../../agent/index.ts';
-import { ReplayExpiredError, RunFailedError, RunNotFoundError, RxAgentError } from '../../core/index.ts';
+import {
+  ReplayExpiredError,
+  RunCancelledError,
+  RunFailedError,
+  RunLostError,
+  RunNotFoundError,
+  RxAgentError,
+} from '../../core/index.ts';
 import type { RunEnd, RunEventStore, SequencedEvent } from '../../http/index.ts';
 import { eventId, parseEventId } from '../../http/index.ts';
+import { publicError } from '../../http/public-error.ts';
 import { type RedisConnectionOptions, redisConnection } from './redis-connection.ts';
+import { redisRunControl } from './redis-run-control.ts';
 
 /** Options of {@link redisRunEventStore}. */
 export type RedisRunEventStoreOptions = RedisConnectionOptions & {
@@ -17,6 +26,12 @@ export type RedisRunEventStoreOptions = RedisConnectionOptions & {
   idleTtlMs?: number;
   /** How long one blocking read waits before it asks again. @default 5_000 */
   blockMs?: number;
+  /**
+   * A running run's state lives this long past its writer's last refresh (every third of it); a
+   * watcher whose run's writer stopped refreshing ends with `RunLostError` within about this plus
+   * `blockMs`. Also how long a reader counts as watching after its last read. @default 15_000
+   */
+  leaseMs?: number;
   /** The CLIENT SETNAME of the readers' connections. @default 'rxagent-run-reader' */
   readerName?: string;
   /** A write that failed (the run goes on; a reader may then miss events and time out). */
@@ -30,12 +45,18 @@ export interface RedisRunEventStore extends RunEventStore {
 
 type Entry = [id: string, fields: string[]];
 
+/** Entries read per XRANGE while replaying. */
+const REPLAY_PAGE = 1000;
+
 /**
- * A `RunEventStore` in Redis streams, so a client can resume a run on another app server: one
- * stream per run (`<prefix>{runId}`), entry `0-<n+1>` for the n-th event (`0-1` marks the run's
- * start), trimmed exactly to `replayLimit`, and an `end` entry. A read replays with XRANGE, then
- * follows with blocking XREAD on its own connection (closed on unsubscribe). A failed run's error
- * crosses servers as a `RunFailedError` (name, code and message only).
+ * A `RunEventStore` in Redis streams, shared by app servers: one stream per run
+ * (`<prefix>{runId}`), entry `0-<n+1>` for the n-th event (`0-1` marks the run's start), trimmed
+ * exactly to `replayLimit`, and an `end` entry. A read replays with XRANGE (in pages), then follows
+ * with blocking XREAD on its own connection (closed on unsubscribe). A failed run's error crosses
+ * servers as a `RunFailedError` (name, code and message only). Its `control` lets any server see a
+ * run's state, count as its watcher, cancel it and answer its approvals: the writer refreshes the
+ * run's state (`<prefix>{runId}:state`) every `leaseMs / 3`, so a reader whose run's writer died,
+ * or whose events expired, ends with `RunLostError` instead of waiting forever.
  * @example new RunRegistry({ eventStore: redisRunEventStore({ url: 'redis://127.0.0.1:6379' }) })
  */
 export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRunEventStore {
@@ -48,7 +69,36 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
   const onError = options.onError ?? (() => undefined);
   // Names the blocking readers' connections (CLIENT LIST), one per watching client.
   const connectionName = options.readerName ?? 'rxagent-run-reader';
+  const leaseMs = options.leaseMs ?? 15_000;
   const key = (runId: string) => `${prefix}{${runId}}`;
+  const keys = {
+    state: (runId: string) => `${key(runId)}:state`,
+    watched: (runId: string) => `${key(runId)}:watched`,
+    channel: (runId: string) => `${key(runId)}:control`,
+  };
+  const control = redisRunControl(client, keys, { leaseMs, retainMs }, onError);
+  // The runs this store writes: their state is refreshed while they run (the writer's lease).
+  const leased = new Set<string>();
+  const refresher = setInterval(() => {
+    if (leased.size === 0) return;
+    const batch = client.multi();
+    for (const runId of leased) batch.pexpire(keys.state(runId), leaseMs);
+    batch.exec().catch(onError);
+  }, leaseMs / 3);
+  refresher.unref?.();
+  const refusal = async (runId: string, afterSeq: number): Promise<Error | undefined> => {
+    const first = (await client.xrange(key(runId), '-', '+', 'COUNT', 1)) as Entry[];
+    const oldest = first[0];
+    if (!oldest) return new RunNotFoundError(runId);
+    const oldestSeq = Number(oldest[0].slice(2)) - 1;
+    // The last two entries: the newest event (or the start marker), then maybe the end marker.
+    const latest = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 2)) as Entry[];
+    const newest = latest.find(([id]) => id.startsWith('0-'))?.[0] ?? oldest[0];
+    const newestSeq = Number(newest.slice(2)) - 1;
+    if (afterSeq + 1 < Math.max(oldestSeq, 1) || afterSeq > newestSeq)
+      return new ReplayExpiredError(runId, eventId(runId, afterSeq));
+    return undefined;
+  };
   const write = (runId: string, id: string, field: string, value: string, ttlMs: number) => {
     client
       .multi()
@@ -59,14 +109,31 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
   };
 
   return {
-    open: (runId) => write(runId, '0-1', 'open', '1', idleTtlMs),
+    open(runId, info = {}) {
+      write(runId, '0-1', 'open', '1', idleTtlMs);
+      control.setState(runId, {
+        status: 'running',
+        pending: [],
+        ...(info.owner === undefined ? {} : { owner: info.owner }),
+      });
+      leased.add(runId);
+    },
     append(runId, event) {
       const seq = parseEventId(event.id)?.seq;
       if (seq === undefined)
         throw new RxAgentError(`Not an event id of run ${runId}: ${event.id}`, 'invalid_event_id');
       write(runId, `0-${seq + 1}`, 'event', JSON.stringify(event.event), idleTtlMs);
     },
-    end: (runId, end) => write(runId, '*', 'end', JSON.stringify(endOf(end)), retainMs),
+    end(runId, end) {
+      leased.delete(runId);
+      write(runId, '*', 'end', JSON.stringify(endOf(end)), retainMs);
+      client.pexpire(keys.state(runId), retainMs).catch(onError);
+    },
+    check: async (runId, afterSeq) => {
+      const refused = await refusal(runId, afterSeq);
+      if (refused) throw refused;
+    },
+    control,
     read: (runId, afterSeq) =>
       new Observable<SequencedEvent>((subscriber) => {
         const reader = client.duplicate({ connectionName });
@@ -87,34 +154,53 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
               const end = JSON.parse(value) as StoredEnd;
               if (end.type === 'failed')
                 subscriber.error(new RunFailedError(end.message, end.name, end.code));
+              else if (end.type === 'cancelled') subscriber.error(new RunCancelledError(runId));
               else subscriber.complete();
               return true;
             }
           }
           return false;
         };
+        let watchedAt = 0;
+        // Counts this reader as a watcher of the run, for the server that runs it.
+        const watching = () => {
+          if (Date.now() - watchedAt < leaseMs / 3) return;
+          watchedAt = Date.now();
+          client.set(keys.watched(runId), '1', 'PX', leaseMs).catch(onError);
+        };
         const run = async () => {
-          const first = (await client.xrange(key(runId), '-', '+', 'COUNT', 1)) as Entry[];
-          const oldest = first[0];
-          if (!oldest) throw new RunNotFoundError(runId);
-          const oldestSeq = Number(oldest[0].slice(2)) - 1;
-          // The last two entries: the newest event (or the start marker), then maybe the end marker.
-          const latest = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 2)) as Entry[];
-          const newest = latest.find(([id]) => id.startsWith('0-'))?.[0] ?? oldest[0];
-          const newestSeq = Number(newest.slice(2)) - 1;
-          if (afterSeq + 1 < Math.max(oldestSeq, 1) || afterSeq > newestSeq) {
-            throw new ReplayExpiredError(runId, eventId(runId, afterSeq));
-          }
+          const refused = await refusal(runId, afterSeq);
+          if (refused) throw refused;
+          watching();
           let cursor = `0-${afterSeq + 1}`;
-          const past = (await client.xrange(key(runId), `(${cursor}`, '+')) as Entry[];
-          if (deliver(past)) return;
-          cursor = past.at(-1)?.[0] ?? cursor;
+          for (;;) {
+            const page = (await client.xrange(
+              key(runId),
+              `(${cursor}`,
+              '+',
+              'COUNT',
+              REPLAY_PAGE,
+            )) as Entry[];
+            if (stopped || deliver(page)) return;
+            cursor = page.at(-1)?.[0] ?? cursor;
+            if (page.length < REPLAY_PAGE) break;
+          }
           while (!stopped) {
+            watching();
             const answer = (await reader.xread('BLOCK', blockMs, 'STREAMS', key(runId), cursor)) as
               [string, Entry[]][] | null;
             const entries = answer?.[0]?.[1] ?? [];
             if (deliver(entries)) return;
             cursor = entries.at(-1)?.[0] ?? cursor;
+            if (entries.length === 0 && !stopped) {
+              // Nothing new for blockMs: is anyone still writing this run?
+              const [stream, state] = await Promise.all([
+                client.exists(key(runId)),
+                client.exists(keys.state(runId)),
+              ]);
+              if (stream === 0) throw new RunLostError(runId, 'expired');
+              if (state === 0) throw new RunLostError(runId, 'writer_gone');
+            }
           }
         };
         run()
@@ -128,9 +214,14 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
         };
       }),
     delete: (runId) => {
-      client.del(key(runId)).catch(onError);
+      leased.delete(runId);
+      client.del(key(runId), keys.state(runId)).catch(onError);
     },
-    close,
+    close: async () => {
+      clearInterval(refresher);
+      control.close();
+      await close();
+    },
   };
 }
 
@@ -139,8 +230,7 @@ type StoredEnd =
 
 function endOf(end: RunEnd): StoredEnd {
   if (end.type !== 'failed') return { type: end.type };
-  const { error } = end;
-  return RxAgentError.is(error)
-    ? { type: 'failed', name: error.name, code: error.code, message: error.message }
-    : { type: 'failed', name: 'Error', code: 'internal_error', message: 'The run failed' };
+  // What crosses to another server is what a browser may see (no provider text).
+  const { name, code, message } = publicError(end.error);
+  return { type: 'failed', name, code, message };
 }

@@ -9,7 +9,9 @@ export interface TcpProxy {
   readonly connections: number;
   /** Destroys every open connection (both sides). */
   drop(): void;
-  /** Stops forwarding the server's bytes on the open connections, which stay open (a stalled link). */
+  /** Refuses (closes at once) new connections for `ms`, as a server that is down. */
+  refuseFor(ms: number): void;
+  /** Stops forwarding on every open connection without closing it, as a dead NAT entry would. */
   freeze(): void;
   close(): Promise<void>;
 }
@@ -18,13 +20,15 @@ export interface TcpProxy {
 export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const { hostname, port } = new URL(target);
   const open = new Set<Socket>();
-  const downstream = new Map<Socket, Socket>();
   let connections = 0;
+  let refusingUntil = 0;
   const server = createServer((client) => {
+    if (Date.now() < refusingUntil) {
+      client.destroy();
+      return;
+    }
     connections += 1;
     const upstream = connect(Number(port), hostname);
-    downstream.set(upstream, client);
-    upstream.on('close', () => downstream.delete(upstream));
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],
@@ -49,10 +53,13 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       return connections;
     },
     drop,
-    freeze: () => {
-      for (const [upstream, client] of downstream) {
-        upstream.unpipe(client);
-        upstream.pause();
+    refuseFor(ms) {
+      refusingUntil = Date.now() + ms;
+    },
+    freeze() {
+      for (const socket of open) {
+        socket.unpipe();
+        socket.pause();
       }
     },
     close: () =>
