@@ -1,13 +1,17 @@
 import { filter, map, type Observable } from 'rxjs';
 import type { Agent } from '../../agent/index.ts';
-import { type Message, RunNotFoundError, RxAgentError, TooManyRunsError } from '../../core/index.ts';
+import {
+  ApprovalNotPendingError,
+  type Message,
+  RunNotFoundError,
+  TooManyRunsError,
+} from '../../core/index.ts';
 import type { Actor } from '../../security/index.ts';
 import { RunRegistry } from '../run-registry.ts';
 import type { Runs } from '../runs.ts';
 import { parseChatRequestBody } from './chat-request-body.ts';
 import { type ChatRuns, memoryChatRuns } from './chat-runs.ts';
 import { approvalAnswers, fromUIMessages } from './from-ui-messages.ts';
-import { registryRuns } from './registry-runs.ts';
 import { toUIMessageStream } from './to-ui-message-stream.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
 import { uiMessageStreamResponse } from './ui-message-stream-response.ts';
@@ -56,16 +60,18 @@ function runnerOf(agentOrRunner: Agent | ChatRunner, options: ChatHandlerOptions
   const registry = options.registry ?? new RunRegistry({ graceMs: 900_000 });
   const sessions = agent.options.sessions !== undefined;
   return {
-    runs: registryRuns(registry),
+    runs: registry,
     sessions,
     start: ({ chatId, messages, actor }) =>
-      registry.start(({ approve, signal }) =>
-        agent.run(messages, {
-          approve,
-          signal,
-          ...(sessions ? { sessionId: chatId } : {}),
-          ...(actor ? { actor } : {}),
-        }),
+      registry.start(
+        ({ approve, signal }) =>
+          agent.run(messages, {
+            approve,
+            signal,
+            ...(sessions ? { sessionId: chatId } : {}),
+            ...(actor ? { actor } : {}),
+          }),
+        { actor },
       ).id,
   };
 }
@@ -143,8 +149,8 @@ export function chatHandler(
             actor ? { actor } : {},
           );
       } catch (error) {
-        if (RxAgentError.is(error) && (error.code === 'approval_not_pending' || RunNotFoundError.is(error)))
-          return failure(409, 'approval_not_pending', error.message);
+        if (ApprovalNotPendingError.is(error)) return failure(409, error.code, error.message);
+        if (RunNotFoundError.is(error)) return failure(404, error.code, error.message);
         throw error;
       }
       // The rest of the run: what follows the requests just answered (the page holds the rest).
