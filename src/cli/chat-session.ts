@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
-import type { Subscription } from 'rxjs';
-import type { Agent, ApprovalRequest } from '../agent/index.ts';
+import { interval, type Subscription } from 'rxjs';
+import type { Agent, AgentEvent, ApprovalRequest } from '../agent/index.ts';
 import { assistant, user } from '../core/index.ts';
 import { gatedOutput } from './gated-output.ts';
 import { renderEvent } from './render-event.ts';
@@ -15,6 +15,8 @@ export interface ChatSessionOptions {
   output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /** A person at a terminal (prompts, echo, Ctrl-C): @default input and output are both TTYs */
   interactive?: boolean;
+  /** How often a line tells which tools still run (at a terminal). @default 5_000 */
+  progressMs?: number;
 }
 
 /** How a chat ended: the input ended (Ctrl-D, end of a pipe), or Ctrl-C on an empty prompt. */
@@ -42,6 +44,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     prompt: '> ',
   });
   const queue: string[] = [];
+  /** The reply's tool calls that run now (not waiting for a person), since when. */
+  const running = new Map<string, { name: string; since: number }>();
   let reply: { subscription: Subscription; text: string; said: string } | undefined;
   let answer: ((line: string | undefined) => void) | undefined;
   let closed = false;
@@ -58,7 +62,9 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
       const decide = (line: string | undefined) => {
         echo.muted = interactive && reply !== undefined;
         if (!interactive) write(`${line ?? ''}\n`);
-        resolve(line !== undefined && /^\s*y(es)?\s*$/i.test(line));
+        const approved = line !== undefined && /^\s*y(es)?\s*$/i.test(line);
+        if (approved) running.set(request.toolCall.id, { name: request.toolCall.name, since: Date.now() });
+        resolve(approved);
       };
       const queued = queue.shift();
       if (queued !== undefined || closed) return decide(queued);
@@ -90,15 +96,34 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
       .subscribe({
         next: (event) => {
           if (event.type === 'text-delta') current.said += event.text;
+          track(event);
           write(wrap(renderEvent(event)));
         },
         error: (error: unknown) => settle(`\nerror: ${oneLine(error)}\n`),
         complete: () => settle('\n'),
       });
+    if (interactive) current.subscription.add(interval(options.progressMs ?? 5000).subscribe(progress));
+  };
+
+  const track = (event: AgentEvent) => {
+    if (event.type === 'tool-calls-ready')
+      for (const call of event.toolCalls) running.set(call.id, { name: call.name, since: Date.now() });
+    if (event.type === 'approval-requested' || event.type === 'tool-result')
+      running.delete(event.toolCall.id);
+  };
+
+  /** A line for tools that run long (MCP servers, builds), so a quiet terminal is not a hung one. */
+  const progress = () => {
+    if (answer || running.size === 0) return;
+    const calls = [...running.values()];
+    const seconds = Math.round((Date.now() - Math.min(...calls.map((call) => call.since))) / 1000);
+    write(`${wrap.flush()}  … ${calls.map((call) => call.name).join(', ')} running (${seconds} s)\n`);
+    wrap.reset();
   };
 
   const settle = (tail: string) => {
     reply = undefined;
+    running.clear();
     answer = undefined;
     echo.muted = false;
     write(wrap.flush() + tail);
@@ -112,6 +137,7 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     const stopped = reply!;
     stopped.subscription.unsubscribe();
     reply = undefined;
+    running.clear();
     const sessions = agent.options.sessions;
     if (sessions && sessionId !== undefined) {
       const said = stopped.said.trim();

@@ -29,6 +29,18 @@ function fakeOpenAI(): Promise<TranscriptServer> {
     const last = messages.at(-1);
     if (last?.role === 'tool') return { chunks: openaiFrames({ text: ['Echoed.'] }) };
     const said = typeof last?.content === 'string' ? last.content : '';
+    if (said.includes('slow tool'))
+      return {
+        chunks: openaiFrames({
+          toolCalls: [
+            {
+              id: 'call_2',
+              name: 'everything__trigger-long-running-operation',
+              arguments: JSON.stringify({ duration: 7, steps: 7 }),
+            },
+          ],
+        }),
+      };
     if (said.includes('echo')) {
       const message = 'x'.repeat(330);
       return {
@@ -124,7 +136,7 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/EXITED 130/);
   }, 120_000);
 
-  it('fits 80 columns: help and banner lines, and a long tool argument shown once, cut short', async () => {
+  it('fits 80 columns: help and banner lines, a long tool argument shown once, cut short; progress during a long tool', async () => {
     const config = join(home, 'mcp.json');
     writeFileSync(
       config,
@@ -161,6 +173,13 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     pane.send('Enter');
     await pane.waitFor(/↳ rejected/);
     await pane.waitFor(/Echoed\.\n>/);
+
+    // A tool that runs for 7 s: a line says it still runs, then its result comes.
+    type(pane, 'a slow tool please');
+    await pane.waitFor(/\? allow everything__trigger-long-running-operation\? \[y\/N\]/);
+    type(pane, 'y');
+    await pane.waitFor(/ {2}… everything__trigger-long-running-operation running \([4-6] s\)\n/, 15_000);
+    await pane.waitFor(/↳ ok: [^\n]*/, 15_000);
     pane.send('C-d');
     await pane.waitFor(/EXITED 0/);
   }, 120_000);
