@@ -31,7 +31,7 @@ export {
   chatHandler,
 } from './ui-message-stream/chat-handler.ts';
 export type { ChatRequestBody, ChatUIMessage, ChatUIPart } from './ui-message-stream/chat-request-body.ts';
-export { type ChatRuns, memoryChatRuns } from './ui-message-stream/chat-runs.ts';
+export { type ChatRun, type ChatRuns, memoryChatRuns } from './ui-message-stream/chat-runs.ts';
 export {
   type ApprovalAnswer,
   approvalAnswers,

@@ -10,7 +10,7 @@ import type { Actor } from '../../security/index.ts';
 import { RunRegistry } from '../run-registry.ts';
 import type { Runs } from '../runs.ts';
 import { parseChatRequestBody } from './chat-request-body.ts';
-import { type ChatRuns, memoryChatRuns } from './chat-runs.ts';
+import { type ChatRun, type ChatRuns, memoryChatRuns } from './chat-runs.ts';
 import { approvalAnswers, fromUIMessages } from './from-ui-messages.ts';
 import { toUIMessageStream } from './to-ui-message-stream.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
@@ -84,7 +84,8 @@ function runnerOf(agentOrRunner: Agent | ChatRunner, options: ChatHandlerOptions
  * the run. `GET …/<id>/stream` (useChat's `resume: true`) replays the chat's running run from its
  * start (204 when none runs). `DELETE …/<id>/stream` stops it: a Stop is explicit, a disconnect or
  * a reload is not one (the run goes on and can be resumed). A response ends when the run ends or
- * waits for approvals (the run waits on the server).
+ * waits for approvals (the run waits on the server). A chat belongs to the actor that started it
+ * (`actor`): another actor's POST, resume or Stop on it is a 404.
  * @param agentOrRunner an `Agent` (its runs in a `RunRegistry`), or runs with a start function
  * @param options registry, chat-to-run map, actor, approval settle time, heartbeats, error text
  * @example
@@ -119,12 +120,21 @@ export function chatHandler(
       options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
     );
 
-  const active = async (chatId: string): Promise<string | undefined> => {
-    const runId = await chatRuns.get(chatId);
-    if (runId === undefined) return undefined;
-    const status = await runs.status(runId);
-    return status === 'running' || status === 'awaiting-approval' || status === 'queued' ? runId : undefined;
+  /** The chat's entry, or `undefined` when it is another actor's chat (which is refused). */
+  const chatOf = async (chatId: string, actor: Actor | undefined): Promise<ChatRun | null | undefined> => {
+    const entry = await chatRuns.get(chatId);
+    if (entry?.owner !== undefined && entry.owner !== actor?.id) return undefined;
+    return entry ?? null;
   };
+  /** The chat's run while it runs or waits. */
+  const active = async (entry: ChatRun | null): Promise<string | undefined> => {
+    if (!entry) return undefined;
+    const status = await runs.status(entry.runId);
+    return status === 'running' || status === 'awaiting-approval' || status === 'queued'
+      ? entry.runId
+      : undefined;
+  };
+  const notYours = () => failure(404, 'chat_not_found', 'No such chat');
 
   const send = async (request: Request, actor: Actor | undefined): Promise<Response> => {
     let json: unknown;
@@ -135,9 +145,11 @@ export function chatHandler(
     }
     const body = parseChatRequestBody(json);
     if (!body) return failure(400, 'invalid_chat_request', 'The body is not a useChat request');
+    const chat = await chatOf(body.id, actor);
+    if (chat === undefined) return notYours();
     const answers = approvalAnswers(body.messages);
     if (answers.length > 0) {
-      const runId = await active(body.id);
+      const runId = await active(chat);
       if (runId === undefined)
         return failure(409, 'approval_not_pending', 'No run of this chat waits for a decision');
       try {
@@ -166,7 +178,7 @@ export function chatHandler(
       );
     }
     // A new message while a run still answers (or waits): the person moved on, that run stops.
-    const previous = await active(body.id);
+    const previous = await active(chat);
     if (previous !== undefined) await runs.cancel(previous, actor ? { actor } : {});
     const all = fromUIMessages(body.messages);
     const lastUser = all.findLastIndex((message) => message.role === 'user');
@@ -178,7 +190,7 @@ export function chatHandler(
       if (TooManyRunsError.is(error)) return failure(503, error.code, error.message);
       throw error;
     }
-    await chatRuns.set(body.id, runId);
+    await chatRuns.set(body.id, { runId, owner: chat?.owner ?? actor?.id });
     return respond(runId, actor);
   };
 
@@ -189,7 +201,9 @@ export function chatHandler(
     const chatId = segments.at(-1) === 'stream' ? decodeURIComponent(segments.at(-2) ?? '') : '';
     if (chatId === '' || (request.method !== 'GET' && request.method !== 'DELETE'))
       return failure(404, 'not_found', 'Not a chat route');
-    const runId = await active(chatId);
+    const chat = await chatOf(chatId, actor);
+    if (chat === undefined) return notYours();
+    const runId = await active(chat);
     if (request.method === 'DELETE') {
       const stopped = runId !== undefined && (await runs.cancel(runId, actor ? { actor } : {}));
       return Response.json({ stopped });

@@ -158,4 +158,44 @@ describe('chatHandler', () => {
       content: '{"time":"12:00"}',
     });
   });
+
+  it("a chat belongs to the actor that started it: another actor's resume, Stop or message is a 404", async () => {
+    const model = scriptedModel([{ text: Array.from({ length: 30 }, (_, i) => `w${i} `) }], { delayMs: 30 });
+    const agent = new Agent({ model, sessions: memorySessionStore() });
+    const server = await serveFetch(
+      chatHandler(agent, { actor: (request) => ({ id: request.headers.get('x-user') ?? 'nobody' }) }),
+    );
+    servers.push(server);
+    const as = (user: string, init: RequestInit = {}) => ({
+      ...init,
+      headers: { ...init.headers, 'x-user': user },
+    });
+    const controller = new AbortController();
+    const started = await fetch(
+      `${server.url}/api/chat`,
+      as('ann', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'chat-6', messages: [userMessage('Talk')], trigger: 'submit-message' }),
+        signal: controller.signal,
+      }),
+    );
+    await chunksOf(started, 3, controller).catch(() => undefined);
+    expect((await fetch(`${server.url}/api/chat/chat-6/stream`, as('bob'))).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/api/chat/chat-6/stream`, as('bob', { method: 'DELETE' }))).status,
+    ).toBe(404);
+    const intrude = await fetch(
+      `${server.url}/api/chat`,
+      as('bob', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'chat-6', messages: [userMessage('Hi')], trigger: 'submit-message' }),
+      }),
+    );
+    expect(intrude.status).toBe(404);
+    expect(model.requests).toHaveLength(1);
+    const stop = await fetch(`${server.url}/api/chat/chat-6/stream`, as('ann', { method: 'DELETE' }));
+    expect(await stop.json()).toEqual({ stopped: true });
+  });
 });
