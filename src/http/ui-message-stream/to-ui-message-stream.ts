@@ -1,7 +1,8 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../../agent/agent-event.ts';
 import { RxAgentError, type ToolCall } from '../../core/index.ts';
-import { closeStep, initialUIChunkState, uiChunksOfEvent } from './ui-chunks-of-event.ts';
+import { closeStep, initialUIChunkState } from './ui-chunk-state.ts';
+import { uiChunksOfEvent } from './ui-chunks-of-event.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
 
 /** Options of {@link toUIMessageStream}. */
