@@ -42,6 +42,14 @@ const waitForStatus = (page: Page, value: string, timeout = 30_000) =>
     },
   );
 
+/** Waits until the reply to the last user message (after it on the page) holds more than `length` characters. */
+const newReplyLongerThan = (page: Page, length: number) =>
+  page.waitForFunction((min) => {
+    const messages = document.querySelectorAll('.message');
+    const last = messages[messages.length - 1];
+    return last?.classList.contains('assistant') === true && (last.textContent ?? '').length > min;
+  }, length);
+
 async function send(page: Page, text: string) {
   await page.fill('#prompt', text);
   await page.press('#prompt', 'Enter');
@@ -111,10 +119,7 @@ describe.skipIf(!existsSync(chromiumPath))(
 
     it('a reload mid-reply resumes it (resume: true): the whole reply once, no word lost or repeated', async () => {
       await send(page, 'Tell me another story');
-      await page.waitForFunction(() => {
-        const replies = document.querySelectorAll('.assistant');
-        return (replies[replies.length - 1]?.textContent ?? '').length > 30;
-      });
+      await newReplyLongerThan(page, 30);
       expect(await status(page)).toBe('streaming');
       const before = await lastReply(page);
       await page.reload();
@@ -131,10 +136,7 @@ describe.skipIf(!existsSync(chromiumPath))(
 
     it('Stop cancels the run on the server: nothing more arrives, and there is nothing to resume', async () => {
       await send(page, 'One more story');
-      await page.waitForFunction(() => {
-        const replies = document.querySelectorAll('.assistant');
-        return (replies[replies.length - 1]?.textContent ?? '').length > 10;
-      });
+      await newReplyLongerThan(page, 10);
       await page.click('#stop');
       await waitForStatus(page, 'ready');
       const stopped = await lastReply(page);

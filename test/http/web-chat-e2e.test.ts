@@ -166,8 +166,10 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     const before = openai.clientAborts;
     await send(page, 'Tell me another story');
     await page.waitForFunction(() => {
-      const replies = document.querySelectorAll('.assistant');
-      return (replies[replies.length - 1]?.querySelector('.text')?.textContent ?? '').length > 20;
+      // The reply to the message just sent: the newest bubble, not an earlier reply.
+      const last = document.querySelector('#messages')?.lastElementChild;
+      if (!last?.classList.contains('assistant')) return false;
+      return (last.querySelector('.text')?.textContent ?? '').length > 20;
     });
     await page.click('#stop');
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped', null, {
@@ -183,8 +185,10 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
   it('survives a dropped connection: reconnects, resumes, and the text completes exactly once', async () => {
     await send(page, 'One more story');
     await page.waitForFunction(() => {
-      const replies = document.querySelectorAll('.assistant');
-      return (replies[replies.length - 1]?.querySelector('.text')?.textContent ?? '').length > 30;
+      // The reply to the message just sent: the newest bubble, not an earlier reply.
+      const last = document.querySelector('#messages')?.lastElementChild;
+      if (!last?.classList.contains('assistant')) return false;
+      return (last.querySelector('.text')?.textContent ?? '').length > 30;
     });
     const connections = proxy.connections;
     proxy.drop();
@@ -237,8 +241,10 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     // By now the conversation is much taller than the 700 px window.
     await send(page, 'Yet another story, please');
     await page.waitForFunction(() => {
-      const replies = document.querySelectorAll('.assistant');
-      return (replies[replies.length - 1]?.querySelector('.text')?.textContent ?? '').length > 120;
+      // The reply to the message just sent: the newest bubble, not an earlier reply.
+      const last = document.querySelector('#messages')?.lastElementChild;
+      if (!last?.classList.contains('assistant')) return false;
+      return (last.querySelector('.text')?.textContent ?? '').length > 120;
     });
     const layout = await page.evaluate(() => {
       const bottom = (selector: string) => document.querySelector(selector)!.getBoundingClientRect().bottom;
