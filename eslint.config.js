@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.bench-out/', '.test-output/'] },
+  { ignores: ['dist/', 'coverage/', '.bench-out/', '.test-output/', 'examples/*/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

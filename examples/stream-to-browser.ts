@@ -19,10 +19,14 @@ const model = scriptedModel([{ text: ['Hello ', 'from ', 'a ', 'resumable ', 'st
 const agent = new Agent({ model });
 /** The request's `message`, or `undefined` when the body is not `{ "message": "..." }`. */
 const messageOf = async (req: IncomingMessage): Promise<string | undefined> => {
-  let text = '';
-  for await (const part of req) text += String(part);
+  // Decoded once, whole: a chunk may end inside a multi-byte character.
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
   try {
-    const message: unknown = Reflect.get(JSON.parse(text) as object, 'message');
+    const message: unknown = Reflect.get(
+      JSON.parse(Buffer.concat(parts).toString('utf8')) as object,
+      'message',
+    );
     return typeof message === 'string' ? message : undefined;
   } catch {
     return undefined;

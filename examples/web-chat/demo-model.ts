@@ -1,13 +1,9 @@
 import type { ChatModel, ChatRequest, Message } from 'rxagent';
 import { textOf } from 'rxagent';
 import { scriptedModel } from 'rxagent/testing';
+import { demoStory } from './demo-story.ts';
 
-/** The story the demo model tells, streamed a few characters at a time. */
-export const demoStory =
-  'Once upon a time, a stream of tokens flowed from a server to a browser. ' +
-  'Each token arrived on its own, and the page showed it at once. ' +
-  'When the connection dropped, the page reconnected and asked for what it had missed, ' +
-  'and the story went on without a word lost or repeated. The end.';
+export { demoStory };
 
 const pieces = (text: string, size = 6): string[] =>
   Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, i * size + size));

@@ -30,10 +30,15 @@ const sendEmail = defineTool({
 });
 
 const page = new URL('./public/', import.meta.url);
-const assets: Record<string, string> = {
-  '/': 'index.html',
-  '/app.js': 'app.js',
+const assets: Record<string, URL> = {
+  '/': new URL('index.html', page),
+  '/app.js': new URL('app.js', page),
+  // The page renders markdown with marked and sanitizes it with DOMPurify, served from their packages.
+  '/vendor/marked.js': new URL(import.meta.resolve('marked')),
+  '/vendor/purify.js': new URL(import.meta.resolve('dompurify')),
 };
+/** The longest message the chat accepts, in characters. */
+const maxMessageLength = 500_000;
 const types: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
@@ -57,8 +62,10 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const asset = assets[url.pathname];
     if (req.method === 'GET' && asset) {
-      const body = await readFile(new URL(asset, page));
-      res.writeHead(200, { 'content-type': types[asset.split('.').pop()!]! }).end(body);
+      const body = await readFile(asset);
+      res
+        .writeHead(200, { 'content-type': types[asset.pathname.endsWith('.html') ? 'html' : 'js']! })
+        .end(body);
       return;
     }
     if (req.method === 'POST' && url.pathname === '/api/chat') {
@@ -66,6 +73,10 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
       if (typeof message !== 'string' || typeof sessionId !== 'string' || !/^[\w-]{1,64}$/.test(sessionId)) {
         return send(res, 400, { error: { message: 'message and sessionId are required' } });
       }
+      if (message.length > maxMessageLength)
+        return send(res, 413, {
+          error: { message: `A message holds at most ${maxMessageLength} characters` },
+        });
       const { id } = runs.start(({ approve, signal }) => agent.run(message, { sessionId, approve, signal }));
       return send(res, 201, { runId: id });
     }
@@ -117,10 +128,11 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 async function json(req: IncomingMessage): Promise<unknown> {
-  let text = '';
-  for await (const part of req) text += String(part);
+  // Decoded once, whole: a chunk may end inside a multi-byte character.
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
   try {
-    return JSON.parse(text);
+    return JSON.parse(Buffer.concat(parts).toString('utf8'));
   } catch {
     return {};
   }

@@ -1,73 +1,198 @@
 import { createInterface } from 'node:readline';
-import type { Subscription } from 'rxjs';
-import type { Agent, ApprovalRequest } from '../agent/index.ts';
+import { interval, type Subscription } from 'rxjs';
+import type { Agent, AgentEvent, ApprovalRequest } from '../agent/index.ts';
+import { assistant, user } from '../core/index.ts';
+import { gatedOutput } from './gated-output.ts';
 import { renderEvent } from './render-event.ts';
+import { wordWrap } from './word-wrap.ts';
 
 /** Where the chat reads and writes, and what it talks to. */
 export interface ChatSessionOptions {
   agent: Agent;
+  /** The session the conversation is kept in (the agent's `sessions` store). */
   sessionId?: string | undefined;
-  input: NodeJS.ReadableStream;
-  output: NodeJS.WritableStream;
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** A person at a terminal (prompts, echo, Ctrl-C): @default input and output are both TTYs */
+  interactive?: boolean;
+  /** How often a line tells which tools still run (at a terminal). @default 5_000 */
+  progressMs?: number;
 }
 
+/** How a chat ended: the input ended (Ctrl-D, end of a pipe), or Ctrl-C on an empty prompt. */
+export type ChatEnd = 'eof' | 'interrupt';
+
 /**
- * The interactive loop: each line is a message; the reply streams as it comes; a tool call that
- * needs approval asks y/n. Ctrl-C during a reply stops it (unsubscribing aborts the model request
- * and the tools); Ctrl-C at the prompt, or Ctrl-D, ends the chat.
- * @returns a promise that resolves when the chat ends
+ * The chat loop: each line is a message, sent in order; the reply streams as it comes; a tool call
+ * that needs approval asks y/n (answered by the next line). Lines typed while a reply streams wait
+ * their turn (their echo is held back until the reply ends). Ctrl-C during a reply stops it and
+ * keeps the message (and what was said of the reply) in the session; Ctrl-C on a half-typed line
+ * clears it; on an empty line it quits. Piped input: no prompts, every reply waits its turn, and
+ * the chat ends after the last one.
+ * @returns how the chat ended
  */
-export function runChatSession(options: ChatSessionOptions): Promise<void> {
+export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const { agent, sessionId, output } = options;
+  const interactive = options.interactive ?? Boolean(options.input.isTTY && output.isTTY);
   const write = (text: string) => void output.write(text);
-  const rl = createInterface({ input: options.input, output, terminal: true, prompt: '> ' });
-  let reply: Subscription | undefined;
-  let answer: ((line: string) => void) | undefined;
+  const wrap = wordWrap(interactive ? output.columns : undefined);
+  const echo = gatedOutput(output);
+  const rl = createInterface({
+    input: options.input,
+    ...(interactive ? { output: echo } : {}),
+    terminal: interactive,
+    prompt: '> ',
+  });
+  const queue: string[] = [];
+  /** The reply's tool calls that run now (not waiting for a person), since when. */
+  const running = new Map<string, { name: string; since: number }>();
+  let reply: { subscription: Subscription; text: string; said: string } | undefined;
+  let answer: ((line: string | undefined) => void) | undefined;
+  let closed = false;
+  let end: ((how: ChatEnd) => void) | undefined;
+  const ended = new Promise<ChatEnd>((resolve) => (end = resolve));
+  const prompt = () => {
+    if (interactive && !closed) rl.prompt(true);
+  };
 
   const approve = (request: ApprovalRequest) =>
     new Promise<boolean>((resolve) => {
-      const { name, arguments: args } = request.toolCall;
-      write(`? allow ${name}(${JSON.stringify(args)})? [y/N] `);
-      answer = (line) => resolve(/^\s*y(es)?\s*$/i.test(line));
+      write(`${wrap.flush()}? allow ${request.toolCall.name}? [y/N] `);
+      wrap.reset();
+      const decide = (line: string | undefined) => {
+        echo.muted = interactive && reply !== undefined;
+        if (!interactive) write(`${line ?? ''}\n`);
+        const approved = line !== undefined && /^\s*y(es)?\s*$/i.test(line);
+        if (approved) running.set(request.toolCall.id, { name: request.toolCall.name, since: Date.now() });
+        resolve(approved);
+      };
+      const queued = queue.shift();
+      if (queued !== undefined || closed) return decide(queued);
+      echo.muted = false;
+      answer = decide;
       request.signal.addEventListener('abort', () => resolve(false), { once: true });
     });
 
+  const next = () => {
+    if (reply) return;
+    for (let line = queue.shift(); line !== undefined; line = queue.shift()) {
+      const text = line.trim();
+      if (text !== '') return void send(text);
+    }
+    if (closed) return finish('eof');
+    prompt();
+  };
+
+  /** Whether the next line sent was typed during a reply (so it was not echoed). */
+  let queuedEcho = false;
+  const send = (text: string) => {
+    if (interactive && queuedEcho) write(`> ${text}\n`);
+    queuedEcho = false;
+    echo.muted = interactive;
+    const current = { subscription: undefined as unknown as Subscription, text, said: '' };
+    reply = current;
+    current.subscription = agent
+      .run(text, { approve, ...(sessionId === undefined ? {} : { sessionId }) })
+      .subscribe({
+        next: (event) => {
+          if (event.type === 'text-delta') current.said += event.text;
+          track(event);
+          write(wrap(renderEvent(event)));
+        },
+        error: (error: unknown) => settle(`\nerror: ${oneLine(error)}\n`),
+        complete: () => settle('\n'),
+      });
+    if (interactive) current.subscription.add(interval(options.progressMs ?? 5000).subscribe(progress));
+  };
+
+  const track = (event: AgentEvent) => {
+    if (event.type === 'tool-calls-ready')
+      for (const call of event.toolCalls) running.set(call.id, { name: call.name, since: Date.now() });
+    if (event.type === 'approval-requested' || event.type === 'tool-result')
+      running.delete(event.toolCall.id);
+  };
+
+  /** A line for tools that run long (MCP servers, builds), so a quiet terminal is not a hung one. */
+  const progress = () => {
+    if (answer || running.size === 0) return;
+    const calls = [...running.values()];
+    const seconds = Math.round((Date.now() - Math.min(...calls.map((call) => call.since))) / 1000);
+    write(`${wrap.flush()}  … ${calls.map((call) => call.name).join(', ')} running (${seconds} s)\n`);
+    wrap.reset();
+  };
+
   const settle = (tail: string) => {
     reply = undefined;
+    running.clear();
     answer = undefined;
-    write(tail);
-    rl.prompt();
+    echo.muted = false;
+    write(wrap.flush() + tail);
+    wrap.reset();
+    queuedEcho = queue.length > 0;
+    next();
+  };
+
+  /** Stops the reply; the message and what was said stay in the session (a chat keeps its turns). */
+  const stop = async () => {
+    const stopped = reply!;
+    stopped.subscription.unsubscribe();
+    reply = undefined;
+    running.clear();
+    const sessions = agent.options.sessions;
+    if (sessions && sessionId !== undefined) {
+      const said = stopped.said.trim();
+      const kept = [
+        user(stopped.text),
+        ...(said === '' ? [] : [assistant(said, undefined, { stopped: true })]),
+      ];
+      await sessions.append(sessionId, kept).catch((error: unknown) => write(`error: ${oneLine(error)}\n`));
+    }
+    settle('\n[stopped]\n');
+  };
+
+  const finish = (how: ChatEnd) => {
+    if (!closed) {
+      closed = true;
+      rl.close();
+    }
+    write(interactive ? '\n' : '');
+    end?.(how);
+    end = undefined;
   };
 
   rl.on('line', (line) => {
     if (answer) {
       const respond = answer;
       answer = undefined;
-      respond(line);
-      return;
+      return respond(line);
     }
-    if (reply) return;
-    const text = line.trim();
-    if (text === '') return void rl.prompt();
-    reply = agent.run(text, { approve, ...(sessionId === undefined ? {} : { sessionId }) }).subscribe({
-      next: (event) => write(renderEvent(event)),
-      error: (error: unknown) => settle(`\nerror: ${oneLine(error)}\n`),
-      complete: () => settle('\n'),
-    });
+    queue.push(line);
+    next();
   });
   rl.on('SIGINT', () => {
-    if (!reply) return void rl.close();
-    reply.unsubscribe();
-    settle('\n[stopped]\n');
+    if (reply) return void stop();
+    if (rl.line !== '') {
+      // Clears what was typed, as a shell does.
+      rl.write(null, { ctrl: true, name: 'e' });
+      rl.write(null, { ctrl: true, name: 'u' });
+      return;
+    }
+    finish('interrupt');
   });
-  return new Promise((resolve) => {
-    rl.on('close', () => {
-      reply?.unsubscribe();
-      write('\n');
-      resolve();
-    });
-    rl.prompt();
+  rl.on('close', () => {
+    if (closed) return;
+    closed = true;
+    answer?.(undefined);
+    answer = undefined;
+    // A person who quits stops the reply; piped input waits for every reply.
+    if (interactive && reply) {
+      reply.subscription.unsubscribe();
+      reply = undefined;
+    }
+    if (!reply) next();
   });
+  prompt();
+  return ended;
 }
 
 /** An error's message on one line. */

@@ -2,7 +2,7 @@ import type { ChatModel } from '../core/index.ts';
 import { anthropic } from '../providers/anthropic/index.ts';
 import { gemini } from '../providers/gemini/index.ts';
 import { ollama } from '../providers/ollama/index.ts';
-import { openai } from '../providers/openai/index.ts';
+import { openai, openaiCompatible } from '../providers/openai/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CliOptions } from './cli-options.ts';
 import { demoModel } from './demo-model.ts';
@@ -12,6 +12,8 @@ interface ProviderEntry {
   /** The variables that can hold the key; none for a keyless provider. */
   keys: readonly string[];
   create(model: string, baseURL: string | undefined): ChatModel;
+  /** A server of one's own (a base URL) may need no key. */
+  keylessWithBaseURL?: (model: string, baseURL: string) => ChatModel;
 }
 
 const providers: Record<string, ProviderEntry> = {
@@ -19,6 +21,8 @@ const providers: Record<string, ProviderEntry> = {
     defaultModel: 'gpt-4o-mini',
     keys: ['OPENAI_API_KEY'],
     create: (model, baseURL) => openai(model, baseURL ? { baseURL } : {}),
+    // LM Studio, vLLM, llama.cpp: OpenAI-compatible, no key; none is sent.
+    keylessWithBaseURL: (model, baseURL) => openaiCompatible(model, { baseURL }),
   },
   anthropic: {
     defaultModel: 'claude-sonnet-4-5',
@@ -49,7 +53,10 @@ export function cliModel(options: CliOptions, env: NodeJS.ProcessEnv = process.e
       `unknown provider "${options.provider}" (one of: ${Object.keys(providers).join(', ')})`,
     );
   }
-  if (entry.keys.length > 0 && !entry.keys.some((name) => env[name])) {
+  const hasKey = entry.keys.length === 0 || entry.keys.some((name) => env[name]);
+  if (!hasKey && options.baseURL !== undefined && entry.keylessWithBaseURL)
+    return entry.keylessWithBaseURL(options.model ?? entry.defaultModel, options.baseURL);
+  if (!hasKey) {
     throw new CliError(`no API key: set ${entry.keys.join(' or ')}, or run with --demo for an offline model`);
   }
   return entry.create(options.model ?? entry.defaultModel, options.baseURL);

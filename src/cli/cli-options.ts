@@ -19,13 +19,19 @@ export const USAGE = `Usage: rxagent chat [options]
   --provider <name>     openai (default), anthropic, gemini, ollama
   --model <id>          the model (each provider has a default)
   --system <text>       the system prompt
-  --base-url <url>      the provider's base URL (an OpenAI-compatible server, a proxy)
-  --mcp-config <file>   MCP servers whose tools the agent may use: {"mcpServers": {...}}
-  --session <id>        keep the conversation in ~/.rxagent/sessions (RXAGENT_HOME overrides)
+  --base-url <url>      the provider's base URL (an OpenAI-compatible server, a
+                        proxy); a local server needs no key
+  --mcp-config <file>   MCP servers whose tools the agent may use:
+                        {"mcpServers": {...}}
+  --session <id>        keep the conversation in ~/.rxagent/sessions
+                        (RXAGENT_HOME overrides); without it, it lasts as
+                        long as the chat
   --demo                a bundled offline model, no key needed
   -h, --help            this text
 
-Ctrl-C stops the current reply; Ctrl-C again (or Ctrl-D) quits.`;
+Lines typed during a reply are sent after it. Ctrl-C stops the current reply
+(the message stays in the conversation) or clears a half-typed line; on an
+empty line it quits, as Ctrl-D does. Piped input: each line is one turn.`;
 
 /**
  * Reads the command line (without `node` and the script).

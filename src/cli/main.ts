@@ -1,8 +1,9 @@
 #!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../agent/index.ts';
-import { fileSessionStore } from '../sessions/index.ts';
+import { fileSessionStore, memorySessionStore } from '../sessions/index.ts';
 import { CliError } from './cli-error.ts';
 import { cliModel } from './cli-model.ts';
 import { parseCliOptions, USAGE } from './cli-options.ts';
@@ -18,27 +19,38 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const model = cliModel(options);
   const home = process.env.RXAGENT_HOME ?? join(homedir(), '.rxagent');
+  // Without --session the conversation is kept in memory for the chat's life.
   const sessions =
-    options.session === undefined ? undefined : fileSessionStore({ dir: join(home, 'sessions') });
-  const history = options.session === undefined ? undefined : await sessions!.get(options.session);
+    options.session === undefined ? memorySessionStore() : fileSessionStore({ dir: join(home, 'sessions') });
+  const sessionId = options.session ?? `chat-${randomUUID()}`;
+  const history = options.session === undefined ? undefined : await sessions.get(options.session);
   const mcp = options.mcpConfig === undefined ? undefined : await connectMcpConfig(options.mcpConfig);
   try {
     const agent = new Agent({
       model,
       tools: mcp?.tools ?? [],
       ...(options.system === undefined ? {} : { system: options.system }),
-      ...(sessions ? { sessions } : {}),
+      sessions,
     });
     const tools = mcp ? `, ${mcp.tools.length} MCP tools` : '';
     const session =
       options.session === undefined
         ? ''
         : `, session ${options.session} (${history?.messages.length ?? 0} messages)`;
-    process.stdout.write(
-      `rxagent chat: ${model.provider}/${model.modelId}${tools}${session}. Ctrl-C stops a reply, Ctrl-D quits.\n`,
-    );
-    await runChatSession({ agent, sessionId: options.session, input: process.stdin, output: process.stdout });
-    return 0;
+    const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    // Two short lines, within 80 columns; a pipe gets only the replies.
+    if (interactive)
+      process.stdout.write(
+        `rxagent chat: ${model.provider}/${model.modelId}${tools}${session}\nCtrl-C stops a reply, Ctrl-D quits.\n`,
+      );
+    const end = await runChatSession({
+      agent,
+      sessionId,
+      input: process.stdin,
+      output: process.stdout,
+      interactive,
+    });
+    return end === 'interrupt' ? 130 : 0;
   } finally {
     await mcp?.close();
   }

@@ -2,6 +2,9 @@ import type { AgentEvent } from '../agent/index.ts';
 import { contentSummary } from '../tools/index.ts';
 
 const MAX_RESULT_CHARS = 200;
+const MAX_ARGUMENT_CHARS = 200;
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
  * The terminal text for one agent event: reply text as it streams, a line per tool call and per
@@ -15,13 +18,13 @@ export function renderEvent(event: AgentEvent): string {
       return '\n[the reply broke off; trying again]\n';
     case 'tool-calls-ready':
       return (
-        event.toolCalls.map((call) => `\n⚙ ${call.name}(${JSON.stringify(call.arguments)})`).join('') + '\n'
+        event.toolCalls
+          .map((call) => `\n⚙ ${call.name}(${cut(JSON.stringify(call.arguments), MAX_ARGUMENT_CHARS)})`)
+          .join('') + '\n'
       );
     case 'tool-result': {
       const { status } = event.outcome;
-      const content = contentSummary(event.outcome.content);
-      const shown = content.length > MAX_RESULT_CHARS ? `${content.slice(0, MAX_RESULT_CHARS)}…` : content;
-      return `  ↳ ${status}: ${shown.replace(/\s+/g, ' ')}\n`;
+      return `  ↳ ${status}: ${cut(contentSummary(event.outcome.content), MAX_RESULT_CHARS).replace(/\s+/g, ' ')}\n`;
     }
     case 'reasoning-delta':
     case 'tool-call-delta':

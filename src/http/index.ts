@@ -14,3 +14,27 @@ export { type WriteSSEOptions, writeSSE } from './write-sse.ts';
 export { type AgUiHandlerOptions, agUiHandler } from './ag-ui-handler.ts';
 export { fromAgUiMessages } from './ag-ui-messages.ts';
 export { type AgUiEvent, type ToAgUiEventsOptions, toAgUiEvents } from './to-ag-ui-events.ts';
+export {
+  type ToUIMessageStreamOptions,
+  toUIMessageStream,
+} from './ui-message-stream/to-ui-message-stream.ts';
+export type { UIFinishReason, UIMessageChunk } from './ui-message-stream/ui-message-chunk.ts';
+export {
+  UI_MESSAGE_STREAM_HEADERS,
+  type UIMessageStreamResponseInit,
+  uiMessageStreamResponse,
+} from './ui-message-stream/ui-message-stream-response.ts';
+export {
+  type ChatHandlerOptions,
+  type ChatRunner,
+  type ChatTurn,
+  chatHandler,
+} from './ui-message-stream/chat-handler.ts';
+export type { ChatRequestBody, ChatUIMessage, ChatUIPart } from './ui-message-stream/chat-request-body.ts';
+export { type ChatRun, type ChatRuns, memoryChatRuns } from './ui-message-stream/chat-runs.ts';
+export {
+  type ApprovalAnswer,
+  approvalAnswers,
+  fromUIMessages,
+} from './ui-message-stream/from-ui-messages.ts';
+export { untilApprovalsWait } from './ui-message-stream/until-approvals-wait.ts';

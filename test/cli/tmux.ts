@@ -11,10 +11,10 @@ export interface TmuxPane {
   kill(): void;
 }
 
-/** Starts `command` (a shell command line) in a new tmux session. */
-export function startTmux(name: string, command: string): TmuxPane {
+/** Starts `command` (a shell command line) in a new tmux session of `size` (160×50 by default). */
+export function startTmux(name: string, command: string, size = { columns: 160, rows: 50 }): TmuxPane {
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
-  tmux('new-session', '-d', '-s', 'main', '-x', '160', '-y', '50', command);
+  tmux('new-session', '-d', '-s', 'main', '-x', String(size.columns), '-y', String(size.rows), command);
   tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
   const text = () => tmux('capture-pane', '-t', 'main', '-p', '-S', '-500');
   return {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoStory } from '../../examples/web-chat/demo-model.ts';
+import { demoStory } from '../../examples/web-chat/demo-story.ts';
 import { openaiFrames } from '../agent/openai-sse.ts';
 import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
@@ -13,6 +13,23 @@ const output = fileURLToPath(new URL('../../.test-output/', import.meta.url));
 const chromiumPath = '/usr/bin/chromium';
 const reply = 'Done: the email is on its way.';
 const pieces = (text: string) => text.match(/.{1,6}/gs) ?? [];
+const markdownReply = [
+  'Here is **an example**:',
+  '',
+  '```js',
+  'const x = 1;',
+  'console.log(x);',
+  '```',
+  '',
+  '- first item',
+  '- second item',
+  '',
+  '| a | b |',
+  '|---|---|',
+  '| 1 | 2 |',
+  '',
+  'A picture: <img src="x" onerror="window.__xss = 1"> <script>window.__xss = 2</script> Done.',
+].join('\n');
 
 /** A fake OpenAI server: asked to email someone it calls send_email; else it streams the story. */
 function fakeOpenAI(): Promise<TranscriptServer> {
@@ -20,14 +37,21 @@ function fakeOpenAI(): Promise<TranscriptServer> {
     const { messages } = request.json as { messages: { role: string; content: unknown }[] };
     const last = messages.at(-1);
     if (last?.role === 'tool') return { chunks: openaiFrames({ text: pieces(reply) }), delayMs: 20 };
-    if (typeof last?.content === 'string' && /email bob/i.test(last.content)) {
+    const to = typeof last?.content === 'string' ? /email (\S+)/i.exec(last.content)?.[1] : undefined;
+    if (to) {
       return {
         chunks: openaiFrames({
           text: ['Let me send that.'],
-          toolCalls: [{ id: 'call_1', name: 'send_email', arguments: '{"to":"Bob","subject":"Hello"}' }],
+          toolCalls: [
+            { id: 'call_1', name: 'send_email', arguments: JSON.stringify({ to, subject: 'Hello' }) },
+          ],
         }),
+        // A slow first turn for the tests that act while the approval is shown.
+        delayMs: /slowly/.test(String(last?.content)) ? 300 : 0,
       };
     }
+    if (typeof last?.content === 'string' && /markdown/i.test(last.content))
+      return { chunks: openaiFrames({ text: pieces(markdownReply) }), delayMs: 5 };
     // The stories that are stopped or cut mid-way stream slowly (about 5 s), so that on a loaded
     // machine the Stop click or the dropped connection still lands before the story ends.
     const slow = typeof last?.content === 'string' && /another|one more/i.test(last.content);
@@ -55,8 +79,9 @@ function startWebChat(openaiUrl: string): Promise<{ child: ChildProcess; url: st
   });
 }
 
-const assistantTexts = (page: Page) => page.locator('.assistant .text').allTextContents();
-const lastText = async (page: Page) => (await assistantTexts(page)).at(-1) ?? '';
+/** The text of the last reply: its steps' blocks, in order, each trimmed, joined by a space. */
+const lastText = async (page: Page) =>
+  (await page.locator('.assistant').last().locator('.text').allTextContents()).map((t) => t.trim()).join(' ');
 
 async function send(page: Page, message: string) {
   await page.fill('#prompt', message);
@@ -134,8 +159,6 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       timeout: 15_000,
     });
     expect(await lastText(page)).toBe(`Let me send that. ${reply}`);
-    mkdirSync(output, { recursive: true });
-    await page.screenshot({ path: `${output}web-chat.png`, fullPage: true });
   }, 90_000);
 
   it('Stop ends the stream and aborts the model request on the server', async () => {
@@ -143,8 +166,10 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     const before = openai.clientAborts;
     await send(page, 'Tell me another story');
     await page.waitForFunction(() => {
-      const texts = document.querySelectorAll('.assistant .text');
-      return (texts[texts.length - 1]?.textContent ?? '').length > 20;
+      // The reply to the message just sent: the newest bubble, not an earlier reply.
+      const last = document.querySelector('#messages')?.lastElementChild;
+      if (!last?.classList.contains('assistant')) return false;
+      return (last.querySelector('.text')?.textContent ?? '').length > 20;
     });
     await page.click('#stop');
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped', null, {
@@ -160,8 +185,10 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
   it('survives a dropped connection: reconnects, resumes, and the text completes exactly once', async () => {
     await send(page, 'One more story');
     await page.waitForFunction(() => {
-      const texts = document.querySelectorAll('.assistant .text');
-      return (texts[texts.length - 1]?.textContent ?? '').length > 30;
+      // The reply to the message just sent: the newest bubble, not an earlier reply.
+      const last = document.querySelector('#messages')?.lastElementChild;
+      if (!last?.classList.contains('assistant')) return false;
+      return (last.querySelector('.text')?.textContent ?? '').length > 30;
     });
     const connections = proxy.connections;
     proxy.drop();
@@ -171,4 +198,196 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     expect(proxy.connections).toBeGreaterThan(connections);
     expect(await lastText(page)).toBe(demoStory);
   }, 90_000);
+
+  it('renders markdown (code blocks, lists, tables) and strips what could run script', async () => {
+    await send(page, 'Some markdown please');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 30_000,
+    });
+    const bubble = page.locator('.assistant').last();
+    await bubble.locator('table').waitFor();
+    expect(await bubble.locator('pre code').textContent()).toBe('const x = 1;\nconsole.log(x);\n');
+    expect(await bubble.locator('li').allTextContents()).toEqual(['first item', 'second item']);
+    expect(await bubble.locator('td').allTextContents()).toEqual(['1', '2']);
+    expect(await bubble.locator('strong').textContent()).toBe('an example');
+    expect(await bubble.locator('script').count()).toBe(0);
+    expect(await bubble.locator('[onerror]').count()).toBe(0);
+    expect(await page.evaluate(() => Reflect.get(window, '__xss'))).toBeUndefined();
+    mkdirSync(output, { recursive: true });
+    await page.screenshot({ path: `${output}web-chat.png`, fullPage: true });
+  }, 60_000);
+
+  it("keeps each step's text where it belongs: the answer after the tool call it follows", async () => {
+    await send(page, 'Please email Carol');
+    await page.locator('button.reject:not([disabled])').waitFor({ timeout: 15_000 });
+    await page.click('button.reject:not([disabled])');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 15_000,
+    });
+    const order = await page
+      .locator('.assistant')
+      .last()
+      .evaluate((bubble) =>
+        [...bubble.children].map((child) => `${child.className}:${child.textContent?.trim().slice(0, 16)}`),
+      );
+    expect(order).toEqual([
+      'text:Let me send that',
+      expect.stringMatching(/^tool:tool: send_email/),
+      'text:Done: the email ',
+    ]);
+  }, 60_000);
+
+  it('follows the reply as it grows: the newest text, the composer and Stop stay on screen', async () => {
+    // By now the conversation is much taller than the 700 px window.
+    await send(page, 'Yet another story, please');
+    await page.waitForFunction(() => {
+      // The reply to the message just sent: the newest bubble, not an earlier reply.
+      const last = document.querySelector('#messages')?.lastElementChild;
+      if (!last?.classList.contains('assistant')) return false;
+      return (last.querySelector('.text')?.textContent ?? '').length > 120;
+    });
+    const layout = await page.evaluate(() => {
+      const bottom = (selector: string) => document.querySelector(selector)!.getBoundingClientRect().bottom;
+      return {
+        tall: document.documentElement.scrollHeight > window.innerHeight * 1.5,
+        innerHeight: window.innerHeight,
+        stop: bottom('#stop'),
+        prompt: bottom('#prompt'),
+        reply: bottom('.assistant:last-child'),
+        stopEnabled: !(document.querySelector('#stop') as HTMLButtonElement).disabled,
+      };
+    });
+    expect(layout.tall).toBe(true);
+    expect(layout.stopEnabled).toBe(true);
+    expect(layout.stop).toBeLessThanOrEqual(layout.innerHeight);
+    expect(layout.prompt).toBeLessThanOrEqual(layout.innerHeight);
+    expect(layout.reply).toBeLessThanOrEqual(layout.innerHeight);
+    expect(layout.reply).toBeGreaterThan(0);
+    await page.click('#stop');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped');
+  }, 60_000);
+
+  it('after Stop, a pending approval can no longer be clicked', async () => {
+    await send(page, 'Please email Dave');
+    await page.locator('button.approve:not([disabled])').waitFor({ timeout: 15_000 });
+    await page.click('#stop');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped');
+    const box = page.locator('.approval').last();
+    expect(
+      await box
+        .locator('button')
+        .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled)),
+    ).toEqual([true, true]);
+    expect(await box.textContent()).toContain('no longer pending');
+  }, 60_000);
+
+  it('says so when the server refused the approval (409): the run ended elsewhere', async () => {
+    await send(page, 'Please email Erin');
+    await page.locator('button.approve:not([disabled])').waitFor({ timeout: 15_000 });
+    const runId = await page.locator('.assistant').last().getAttribute('data-run');
+    // The page stops hearing from the server (a stalled link) while another tab stops the run.
+    proxy.freeze();
+    const cancelled = await fetch(`${chat.url}/api/runs/${runId}/cancel`, { method: 'POST' });
+    expect(await cancelled.json()).toEqual({ cancelled: true });
+    // The stalled connections are cut; the click goes out before EventSource reconnects (retry: 500).
+    proxy.drop();
+    await page.click('button.approve:not([disabled])');
+    await page.locator('.approval', { hasText: 'no longer pending: nothing was done' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped', null, {
+      timeout: 15_000,
+    });
+  }, 60_000);
+
+  it('shows a start the server refused, and gives the message back', async () => {
+    const big = 'x'.repeat(600_000);
+    await page.evaluate(
+      (text) => ((document.querySelector('#prompt') as HTMLInputElement).value = text),
+      big,
+    );
+    await page.press('#prompt', 'Enter');
+    await page.locator('.error', { hasText: 'Not sent: A message holds at most' }).waitFor();
+    expect(await page.locator('#status').textContent()).toBe('failed');
+    expect((await page.inputValue('#prompt')).length).toBe(big.length);
+    expect(await page.locator('.user', { hasText: 'xxxxxxxxxx' }).count()).toBe(0);
+    await page.fill('#prompt', '');
+  }, 60_000);
+
+  it('shows a server it cannot reach, and gives the message back', async () => {
+    const cut = await startTcpProxy(chat.url);
+    const other = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    const errors: string[] = [];
+    other.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await other.goto(cut.url);
+      await cut.close();
+      await other.fill('#prompt', 'Hello?');
+      await other.press('#prompt', 'Enter');
+      await other.locator('.error', { hasText: 'cannot be reached' }).waitFor();
+      expect(await other.locator('#status').textContent()).toBe('failed');
+      expect(await other.inputValue('#prompt')).toBe('Hello?');
+      expect(errors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
+  it('decodes a request body whole: multi-byte characters split across chunks reach the model intact', async () => {
+    const message = `${'é'.repeat(150_000)} markdown`;
+    const answer = await fetch(`${chat.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message, sessionId: 'multibyte' }),
+    });
+    expect(answer.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const seen = openai.requests.map(
+      (r) => (r.json as { messages: { content: unknown }[] }).messages.at(-1)?.content,
+    );
+    expect(seen).toContain(message);
+  }, 60_000);
+
+  it('works at phone width: the arguments to approve wrap, nothing overflows, Approve and Stop are in reach', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 320, height: 568 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    const small = await phone.newPage();
+    try {
+      await small.goto(proxy.url);
+      await send(
+        small,
+        'Please email Bartholomew-Alexander-Featherstonehaugh-Cholmondeley-Montgomery-Smythe slowly',
+      );
+      await small.locator('button.approve').waitFor({ timeout: 15_000 });
+      const fit = await small.evaluate(() => {
+        const tool = document.querySelector('.tool')!;
+        const inView = (selector: string) => {
+          const box = document.querySelector(selector)!.getBoundingClientRect();
+          return (
+            box.left >= 0 &&
+            box.right <= window.innerWidth &&
+            box.top >= 0 &&
+            box.bottom <= window.innerHeight
+          );
+        };
+        return {
+          overflow: document.documentElement.scrollWidth - window.innerWidth,
+          toolOverflow: tool.scrollWidth - tool.clientWidth,
+          approve: inView('button.approve'),
+          stop: inView('#stop'),
+        };
+      });
+      expect(fit).toEqual({ overflow: 0, toolOverflow: 0, approve: true, stop: true });
+      mkdirSync(output, { recursive: true });
+      await small.screenshot({ path: `${output}web-chat-phone.png` });
+      await small.click('button.approve');
+      await small.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 15_000,
+      });
+    } finally {
+      await phone.close();
+    }
+  }, 60_000);
 });

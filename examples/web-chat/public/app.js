@@ -1,50 +1,145 @@
-/* global crypto, document, fetch, EventSource, MessageEvent */
+/* global crypto, document, fetch, EventSource, MessageEvent, window, requestAnimationFrame */
 // The page's side of the web chat: POST a message, then watch the run with EventSource. A dropped
 // connection is retried by the browser with Last-Event-ID, so the server sends only what was
 // missed; Stop is a POST that cancels the run on the server (closing the page does not).
+// Replies are markdown, rendered with marked and sanitized with DOMPurify before they reach the page.
+import { marked } from '/vendor/marked.js';
+import DOMPurify from '/vendor/purify.js';
+
 const sessionId = crypto.randomUUID();
 const $ = (selector) => document.querySelector(selector);
 const messages = $('#messages');
 const status = (text) => ($('#status').textContent = text);
 let current;
 
+/** Whether the page shows its bottom (give or take a line): then it follows the reply as it grows. */
+const atBottom = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48;
+const follow = (wasAtBottom) => {
+  if (wasAtBottom) window.scrollTo(0, document.documentElement.scrollHeight);
+};
+
 function add(className, text = '') {
+  const wasAtBottom = atBottom();
   const element = document.createElement('div');
   element.className = className;
   element.textContent = text;
   messages.append(element);
+  follow(wasAtBottom);
   return element;
 }
 
+/** A failure the person must see, in the conversation. */
+const fail = (message) => {
+  add('error', message);
+  status('failed');
+};
+
+/** POSTs JSON; resolves with `{ ok, status, body }`, or rejects when the server cannot be reached. */
 async function post(path, body) {
   const response = await fetch(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body ?? {}),
   });
-  return response.json();
+  const answer = await response.json().catch(() => ({}));
+  return { ok: response.ok, status: response.status, body: answer };
 }
 
 $('#composer').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const message = $('#prompt').value.trim();
+  const prompt = $('#prompt');
+  const message = prompt.value.trim();
   if (message === '' || current) return;
-  $('#prompt').value = '';
-  add('user', message);
-  const { runId } = await post('/api/chat', { message, sessionId });
-  watch(runId);
+  prompt.value = '';
+  const bubble = add('user', message);
+  $('#send').disabled = true;
+  status('sending…');
+  try {
+    const { ok, status: code, body } = await post('/api/chat', { message, sessionId });
+    if (!ok || typeof body.runId !== 'string') {
+      bubble.remove();
+      prompt.value = message;
+      return fail(`Not sent: ${body.error?.message ?? `the server answered ${code}`}`);
+    }
+    watch(body.runId);
+  } catch {
+    bubble.remove();
+    prompt.value = message;
+    fail('Not sent: the server cannot be reached. Your message is back in the box; try again.');
+  } finally {
+    $('#send').disabled = false;
+  }
 });
 
-$('#stop').addEventListener('click', () => {
-  if (current) void post(`/api/runs/${current.runId}/cancel`);
+$('#stop').addEventListener('click', async () => {
+  if (!current) return;
+  const { runId } = current;
+  try {
+    const { ok } = await post(`/api/runs/${runId}/cancel`);
+    if (!ok) add('error', 'The server did not stop the reply.');
+  } catch {
+    add('error', 'The server cannot be reached: the reply may go on there.');
+  }
 });
+
+/** A block of markdown text: its source grows, and it is rendered (sanitized) once per frame. */
+function textBlock(parent) {
+  const element = document.createElement('div');
+  element.className = 'text';
+  parent.append(element);
+  let raw = '';
+  let scheduled = false;
+  const render = () => {
+    scheduled = false;
+    const wasAtBottom = atBottom();
+    element.innerHTML = DOMPurify.sanitize(marked.parse(raw));
+    follow(wasAtBottom);
+  };
+  return {
+    add(delta) {
+      raw += delta;
+      if (scheduled) return;
+      scheduled = true;
+      requestAnimationFrame(render);
+    },
+    clear() {
+      raw = '';
+      element.replaceChildren();
+    },
+  };
+}
+
+/** A reply bubble: one markdown block per step's text, tool lines in between, in the order they came. */
+function reply(runId) {
+  const bubble = add('assistant');
+  bubble.dataset.run = runId;
+  let block;
+  return {
+    bubble,
+    /** The next text starts a new block (a new step). */
+    step() {
+      block = undefined;
+    },
+    /** Drops the current step's text (it is streamed again). */
+    restart() {
+      block?.clear();
+    },
+    text(delta) {
+      block ??= textBlock(bubble);
+      block.add(delta);
+    },
+    append(element) {
+      const wasAtBottom = atBottom();
+      bubble.append(element);
+      block = undefined;
+      follow(wasAtBottom);
+    },
+  };
+}
 
 function watch(runId) {
-  const bubble = add('assistant');
-  const text = bubble.appendChild(document.createElement('span'));
-  text.className = 'text';
+  const view = reply(runId);
   const tools = new Map();
-  let stepStart = 0;
   let completed = false;
   const source = new EventSource(`/api/runs/${runId}`);
   current = { runId, source };
@@ -55,37 +150,45 @@ function watch(runId) {
     source.close();
     current = undefined;
     $('#stop').disabled = true;
+    // Nothing can be decided any more in a run that ended.
+    for (const box of view.bubble.querySelectorAll('.approval')) {
+      box.querySelectorAll('button').forEach((button) => (button.disabled = true));
+      box.append(' (no longer pending: the reply ended)');
+    }
+    if (how === 'stopped') {
+      const note = document.createElement('div');
+      note.className = 'note';
+      note.textContent = 'Stopped.';
+      view.append(note);
+    }
     status(how);
   };
   const handle = (event) => {
     switch (event.type) {
       case 'step-started':
-        // A later step's text is a new sentence of the same reply.
-        if (text.textContent !== '' && !/\s$/.test(text.textContent)) text.textContent += ' ';
-        stepStart = text.textContent.length;
+        view.step();
         break;
       case 'text-delta':
-        text.textContent += event.text;
+        view.text(event.text);
         break;
       case 'step-restarted':
-        // The step is streamed again from its start: drop its partial text.
-        text.textContent = text.textContent.slice(0, stepStart);
+        view.restart();
         break;
       case 'tool-calls-ready':
         for (const call of event.toolCalls) {
           const line = document.createElement('div');
           line.className = 'tool';
           line.textContent = `tool: ${call.name}(${JSON.stringify(call.arguments)})`;
-          bubble.append(line);
+          view.append(line);
           tools.set(call.id, line);
         }
         break;
       case 'approval-requested':
-        ask(runId, event.toolCall, bubble);
+        ask(runId, event.toolCall, view);
         break;
       case 'tool-result':
         tools.get(event.toolCall.id)?.append(` → ${event.outcome.content}`);
-        bubble.querySelector(`[data-call="${event.toolCall.id}"]`)?.remove();
+        view.bubble.querySelector(`[data-call="${event.toolCall.id}"]`)?.remove();
         break;
       case 'agent-completed':
         completed = true;
@@ -101,6 +204,7 @@ function watch(runId) {
       add('error', JSON.parse(event.data).message);
       finish('failed');
     } else if (source.readyState === EventSource.CLOSED) {
+      add('error', 'The connection to the server was lost.');
       finish('disconnected');
     } else {
       status('reconnecting…');
@@ -108,12 +212,13 @@ function watch(runId) {
   });
 }
 
-function ask(runId, toolCall, bubble) {
-  if (bubble.querySelector(`[data-call="${toolCall.id}"]`)) return;
+function ask(runId, toolCall, view) {
+  if (view.bubble.querySelector(`[data-call="${toolCall.id}"]`)) return;
   const box = document.createElement('div');
   box.className = 'approval';
   box.dataset.call = toolCall.id;
   box.append(`Allow ${toolCall.name}?`);
+  const buttons = [];
   for (const [label, approved] of [
     ['Approve', true],
     ['Reject', false],
@@ -122,11 +227,22 @@ function ask(runId, toolCall, bubble) {
     button.textContent = label;
     button.className = approved ? 'approve' : 'reject';
     button.addEventListener('click', async () => {
-      box.querySelectorAll('button').forEach((b) => (b.disabled = true));
-      await post(`/api/runs/${runId}/approvals/${toolCall.id}`, { approved });
-      box.replaceChildren(approved ? 'Approved.' : 'Rejected.');
+      buttons.forEach((b) => (b.disabled = true));
+      try {
+        const { ok, status: code } = await post(`/api/runs/${runId}/approvals/${toolCall.id}`, { approved });
+        if (ok) box.replaceChildren(approved ? 'Approved.' : 'Rejected.');
+        else if (code === 409) box.replaceChildren('This request is no longer pending: nothing was done.');
+        else {
+          box.append(` The server refused (${code}); try again.`);
+          buttons.forEach((b) => (b.disabled = false));
+        }
+      } catch {
+        box.append(' The server cannot be reached; try again.');
+        buttons.forEach((b) => (b.disabled = false));
+      }
     });
+    buttons.push(button);
     box.append(button);
   }
-  bubble.append(box);
+  view.append(box);
 }

@@ -1,0 +1,217 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiFrames } from '../agent/openai-sse.ts';
+import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
+import { startTmux, type TmuxPane } from './tmux.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const everything = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+);
+const longReply = Array.from({ length: 60 }, (_, i) => `word${i} `);
+
+interface OpenAIMessage {
+  role: string;
+  content: unknown;
+}
+const messagesOf = (server: TranscriptServer, index: number) =>
+  (server.requests.at(index)!.json as { messages: OpenAIMessage[] }).messages;
+
+/** A fake OpenAI server: "long" → a slow reply; "echo" → a call with a long argument; else a greeting. */
+function fakeOpenAI(): Promise<TranscriptServer> {
+  return startTranscriptServer((request) => {
+    const { messages } = request.json as { messages: OpenAIMessage[] };
+    const last = messages.at(-1);
+    if (last?.role === 'tool') return { chunks: openaiFrames({ text: ['Echoed.'] }) };
+    const said = typeof last?.content === 'string' ? last.content : '';
+    if (said.includes('slow tool'))
+      return {
+        chunks: openaiFrames({
+          toolCalls: [
+            {
+              id: 'call_2',
+              name: 'everything__trigger-long-running-operation',
+              arguments: JSON.stringify({ duration: 7, steps: 7 }),
+            },
+          ],
+        }),
+      };
+    if (said.includes('echo')) {
+      const message = 'x'.repeat(330);
+      return {
+        chunks: openaiFrames({
+          toolCalls: [{ id: 'call_1', name: 'everything__echo', arguments: JSON.stringify({ message }) }],
+        }),
+      };
+    }
+    if (said.includes('long')) return { chunks: openaiFrames({ text: longReply }), delayMs: 120 };
+    return { chunks: openaiFrames({ text: ['Hello! ', 'Nice to ', 'meet you.'] }), delayMs: 30 };
+  });
+}
+
+/** A shell command line running the CLI from source, then printing its exit status. */
+const cli = (args: string, env: Record<string, string>) =>
+  `cd ${root} && env -u OPENAI_API_KEY ${Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} ${process.execPath} --conditions=rxagent-source src/cli/main.ts ${args}; echo "EXITED $?"`;
+
+describe('rxagent chat as a person would keep it open (tmux, 80 columns) and with a pipe', () => {
+  let openai: TranscriptServer;
+  let home: string;
+  const panes: TmuxPane[] = [];
+
+  beforeAll(async () => {
+    openai = await fakeOpenAI();
+    home = mkdtempSync(join(tmpdir(), 'rxagent-cli-'));
+  });
+  afterAll(async () => {
+    for (const pane of panes) pane.kill();
+    await openai.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const start = (args: string, env: Record<string, string> = { OPENAI_API_KEY: 'sk-test' }) => {
+    const pane = startTmux(
+      `rxagent-cli2-${process.pid}-${panes.length}`,
+      cli(`chat --base-url ${openai.url}/v1 ${args}`, { RXAGENT_HOME: home, ...env }),
+      { columns: 80, rows: 40 },
+    );
+    panes.push(pane);
+    return pane;
+  };
+  const type = (pane: TmuxPane, text: string) => {
+    pane.send(text, { literal: true });
+    pane.send('Enter');
+  };
+
+  it('remembers the conversation without --session; a line typed during a reply is sent after it', async () => {
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    const before = openai.requests.length;
+    type(pane, 'My name is Ann, say something long');
+    await pane.waitFor(/word3 /);
+    // Typed while the reply streams: not echoed into it, and sent once it ends.
+    type(pane, 'What is my name?');
+    const shown = await pane.waitFor(/word59 ?\n> What is my name\?\nHello! Nice to meet you\.\n>/, 30_000);
+    expect(shown).not.toMatch(/word\d+ [^\n]*What is my name/);
+    // The reply wraps between words, within 80 columns.
+    const reply = shown.slice(shown.indexOf('word0'), shown.indexOf('word59') + 6).split('\n');
+    expect(reply.length).toBeGreaterThan(4);
+    for (const line of reply) expect(line.trim()).toMatch(/^(word\d+ )*word\d+$/);
+    expect(reply.every((line) => line.length <= 80)).toBe(true);
+    expect(openai.requests.length).toBe(before + 2);
+    expect(messagesOf(openai, -1).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 120_000);
+
+  it('Ctrl-C stops a reply and keeps the message; on a half-typed line it clears it; on an empty one it quits (130)', async () => {
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    type(pane, 'My name is Bo, say something long');
+    await pane.waitFor(/word2 /);
+    pane.send('C-c');
+    await pane.waitFor(/\[stopped\]\n>/);
+    type(pane, 'hi');
+    await pane.waitFor(/meet you\.\n>/);
+    const sent = messagesOf(openai, -1);
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(sent[0]!.content).toBe('My name is Bo, say something long');
+    expect(String(sent[1]!.content)).toMatch(/^word0 word1 word2/);
+
+    pane.send('a long question I was still typ', { literal: true });
+    await pane.waitFor(/> a long question I was still typ/);
+    pane.send('C-c');
+    await pane.waitFor(/\n>\s*$/);
+    expect(pane.text()).not.toContain('EXITED');
+    type(pane, 'hello');
+    await pane.waitFor(/> hello\nHello! Nice to meet you\.\n>/);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe('hello');
+    pane.send('C-c');
+    await pane.waitFor(/EXITED 130/);
+  }, 120_000);
+
+  it('fits 80 columns: help and banner lines, a long tool argument shown once, cut short; progress during a long tool', async () => {
+    const config = join(home, 'mcp.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+      }),
+    );
+    const help = start('--help');
+    const text = await help.waitFor(/EXITED 0/);
+    const lines = text
+      .slice(0, text.indexOf('EXITED'))
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    expect(lines.length).toBeGreaterThan(8);
+    // tmux wraps at 80: a line of the help that was longer would show as two, the second unindented.
+    expect(lines.filter((line) => /^\S/.test(line)).map((line) => line.split(' ')[0])).toEqual([
+      'Usage:',
+      'Lines',
+      '(the',
+      'empty',
+    ]);
+    const pane = start(`--mcp-config ${config}`);
+    const banner = await pane.waitFor(/^>\s*$/m, 30_000);
+    expect(banner.split('\n').every((line) => line.length <= 80)).toBe(true);
+    expect(banner).toMatch(
+      /^rxagent chat: openai\/gpt-4o-mini, \d+ MCP tools\nCtrl-C stops a reply, Ctrl-D quits\.$/m,
+    );
+    type(pane, 'please echo');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]/);
+    const asked = pane.text();
+    expect(asked.replace(/\n/g, '')).toContain(`everything__echo({"message":"${'x'.repeat(188)}…)`);
+    expect(asked.replace(/\n/g, '').match(/x{100}/g)).toHaveLength(1);
+    pane.send('n', { literal: true });
+    pane.send('Enter');
+    await pane.waitFor(/↳ rejected/);
+    await pane.waitFor(/Echoed\.\n>/);
+
+    // A tool that runs for 7 s: a line says it still runs, then its result comes.
+    type(pane, 'a slow tool please');
+    await pane.waitFor(/\? allow everything__trigger-long-running-operation\? \[y\/N\]/);
+    type(pane, 'y');
+    await pane.waitFor(/ {2}… everything__trigger-long-running-operation running \([4-6] s\)\n/, 15_000);
+    await pane.waitFor(/↳ ok: [^\n]*/, 15_000);
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 120_000);
+
+  it('reads piped input: each line a turn, every reply waited for, no ANSI codes, exit 0', async () => {
+    const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const clean = { ...process.env };
+      for (const name of Object.keys(clean)) if (/_API_KEY$/.test(name)) delete clean[name];
+      const child = execFile(
+        process.execPath,
+        ['--conditions=rxagent-source', 'src/cli/main.ts', 'chat', '--demo'],
+        { cwd: root, env: { ...clean, RXAGENT_HOME: home } },
+        (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
+      );
+      child.stdin!.end('hi\nwhat did I say?\n');
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(String.fromCharCode(27));
+    const replies = result.stdout.trim().split('\n');
+    expect(replies).toHaveLength(2);
+    expect(replies[0]).toMatch(/^This is rxagent running offline/);
+    expect(replies[1]).toMatch(/\(You said: "what did I say\?"\.\)$/);
+  }, 60_000);
+
+  it('--base-url to a keyless server needs no key and sends none', async () => {
+    const pane = start('', {});
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    expect(pane.text()).toMatch(/rxagent chat: openai-compatible\/gpt-4o-mini/);
+    type(pane, 'hi');
+    await pane.waitFor(/meet you\.\n>/);
+    expect(openai.requests.at(-1)!.headers.authorization).toBeUndefined();
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 60_000);
+});
