@@ -8,6 +8,8 @@ export interface CliOptions {
   system: string | undefined;
   baseURL: string | undefined;
   mcpConfig: string | undefined;
+  /** The MCP version negotiation of servers whose config entry does not choose one. */
+  mcpNegotiation: 'auto' | 'legacy' | undefined;
   session: string | undefined;
   demo: boolean;
   help: boolean;
@@ -21,6 +23,9 @@ export const USAGE = `Usage: rxagent chat [options]
   --system <text>       the system prompt
   --base-url <url>      the provider's base URL (an OpenAI-compatible server, a proxy)
   --mcp-config <file>   MCP servers whose tools the agent may use: {"mcpServers": {...}}
+  --mcp-negotiation <auto|legacy>
+                        how MCP servers without their own "versionNegotiation" are connected:
+                        auto (server/discover, then initialize) or legacy (initialize only)
   --session <id>        keep the conversation in ~/.rxagent/sessions (RXAGENT_HOME overrides)
   --demo                a bundled offline model, no key needed
   -h, --help            this text
@@ -43,6 +48,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         system: { type: 'string' },
         'base-url': { type: 'string' },
         'mcp-config': { type: 'string' },
+        'mcp-negotiation': { type: 'string' },
         session: { type: 'string' },
         demo: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -56,12 +62,17 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (!values.help && (command !== 'chat' || rest.length > 0)) {
     throw new CliError(`unknown command "${[command, ...rest].join(' ')}" (try: rxagent chat --help)`);
   }
+  const negotiation = values['mcp-negotiation'];
+  if (negotiation !== undefined && negotiation !== 'auto' && negotiation !== 'legacy') {
+    throw new CliError(`--mcp-negotiation must be auto or legacy, not "${negotiation}"`);
+  }
   return {
     provider: values.provider ?? 'openai',
     model: values.model,
     system: values.system,
     baseURL: values['base-url'],
     mcpConfig: values['mcp-config'],
+    mcpNegotiation: negotiation,
     session: values.session,
     demo: values.demo,
     help: values.help,

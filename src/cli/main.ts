@@ -21,7 +21,13 @@ async function main(argv: readonly string[]): Promise<number> {
   const sessions =
     options.session === undefined ? undefined : fileSessionStore({ dir: join(home, 'sessions') });
   const history = options.session === undefined ? undefined : await sessions!.get(options.session);
-  const mcp = options.mcpConfig === undefined ? undefined : await connectMcpConfig(options.mcpConfig);
+  const mcp =
+    options.mcpConfig === undefined
+      ? undefined
+      : await connectMcpConfig(
+          options.mcpConfig,
+          options.mcpNegotiation ? { versionNegotiation: options.mcpNegotiation } : {},
+        );
   try {
     const agent = new Agent({
       model,

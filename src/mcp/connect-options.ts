@@ -35,12 +35,16 @@ export interface McpCommonOptions {
   /** How this client introduces itself. @default { name: 'rxagent', version: '0.1.0' } */
   clientInfo?: { name: string; version: string };
   /**
-   * `auto` speaks 2026-07-28 to servers that offer it and 2025-11-25 to the others; `legacy` always
-   * uses the 2025 `initialize` handshake. @default 'auto'
+   * `auto` asks the server with `server/discover` first and speaks 2026-07-28 to servers that offer
+   * it, 2025-era `initialize` to the others (a stdio server that ignores the probe gets 3 s, one that
+   * exits on it is started again and sent `initialize` first); `legacy` always uses the 2025
+   * `initialize` handshake. @default 'auto'
    */
   versionNegotiation?: 'auto' | 'legacy';
   /** Time a call may wait with no progress. @default 60_000 */
   timeoutMs?: number;
+  /** Time connecting (start, negotiation, handshake) may take. @default timeoutMs, then 60_000 */
+  connectTimeoutMs?: number;
   /** Time a call may take however much progress it reports. @default 600_000 */
   maxTimeoutMs?: number;
   logger?: McpLogger;

@@ -2,9 +2,13 @@ import { InvalidRequestError } from '../core/index.ts';
 import type { ConnectMcpOptions } from './connect-options.ts';
 
 /** One server of the common `{"mcpServers": {...}}` configuration file. */
-export type McpServerConfig =
+export type McpServerConfig = (
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
-  | { url: string; headers?: Record<string, string> };
+  | { url: string; headers?: Record<string, string> }
+) & {
+  /** How the version is negotiated with this server (see `connectMcp`). @default 'auto' */
+  versionNegotiation?: 'auto' | 'legacy';
+};
 
 /** The configuration file shape shared by Claude Desktop, Cursor and others. */
 export interface McpConfig {
@@ -20,6 +24,12 @@ function stringRecord(value: unknown, where: string): Record<string, string> | u
   for (const [key, item] of Object.entries(value))
     if (typeof item !== 'string') throw bad(`${where}.${key} must be a string`);
   return value as Record<string, string>;
+}
+
+function negotiation(value: unknown, where: string): { versionNegotiation?: 'auto' | 'legacy' } {
+  if (value === undefined) return {};
+  if (value !== 'auto' && value !== 'legacy') throw bad(`${where} must be "auto" or "legacy"`);
+  return { versionNegotiation: value };
 }
 
 function bad(message: string): InvalidRequestError {
@@ -48,10 +58,11 @@ export function parseMcpConfig(config: McpConfig | string): ConnectMcpOptions[] 
     if (!SERVER_NAME.test(name))
       throw bad(`server name ${JSON.stringify(name)} must match ${SERVER_NAME.source}`);
     if (typeof entry !== 'object' || entry === null) throw bad(`mcpServers.${name} must be an object`);
-    const { command, args, env, cwd, url, headers } = entry as Record<string, unknown>;
+    const { command, args, env, cwd, url, headers, versionNegotiation } = entry as Record<string, unknown>;
+    const common = { name, ...negotiation(versionNegotiation, `mcpServers.${name}.versionNegotiation`) };
     if (typeof url === 'string') {
       const parsedHeaders = stringRecord(headers, `mcpServers.${name}.headers`);
-      return { name, url, ...(parsedHeaders ? { headers: parsedHeaders } : {}) };
+      return { ...common, url, ...(parsedHeaders ? { headers: parsedHeaders } : {}) };
     }
     if (typeof command !== 'string') throw bad(`mcpServers.${name} needs a command or a url`);
     if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string'))) {
@@ -59,7 +70,7 @@ export function parseMcpConfig(config: McpConfig | string): ConnectMcpOptions[] 
     }
     const parsedEnv = stringRecord(env, `mcpServers.${name}.env`);
     return {
-      name,
+      ...common,
       command,
       ...(args ? { args: args as string[] } : {}),
       ...(parsedEnv ? { env: parsedEnv } : {}),

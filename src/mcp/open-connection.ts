@@ -1,13 +1,15 @@
 import {
   Client,
   type ClientOptions,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
+  type ConnectOptions,
+  SdkError,
+  SdkErrorCode,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { type ConnectMcpOptions, isStdioOptions, type McpHttpOptions } from './connect-options.ts';
+import { type ConnectMcpOptions, isStdioOptions, type McpStdioOptions } from './connect-options.ts';
+import { connectFailure } from './connect-failure.ts';
+import { httpStatusOf, httpTransport, isLegacySseAnswer } from './http-transport.ts';
 import { StdioProcessTransport } from './stdio-process-transport.ts';
-import { toMcpError } from './to-mcp-error.ts';
 
 /** One live session with a server: the SDK's client and the transport it runs on. */
 export interface McpConnection {
@@ -21,9 +23,12 @@ export interface ConnectionHooks {
   onClosed: () => void;
 }
 
-function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks): Client {
+/** The longest a stdio server may take to answer (or ignore) `server/discover` before `initialize`. */
+const STDIO_PROBE_MS = 3_000;
+
+function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks, probeMs: number): Client {
   const clientOptions: ClientOptions = {
-    versionNegotiation: { mode: options.versionNegotiation ?? 'auto' },
+    versionNegotiation: { mode: options.versionNegotiation ?? 'auto', probe: { timeoutMs: probeMs } },
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     // The list is fetched by McpClient itself (all pages, one cache), so the SDK only signals.
     listChanged: { tools: { autoRefresh: false, onChanged: () => hooks.onToolsChanged() } },
@@ -35,22 +40,20 @@ function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks): Client {
   return client;
 }
 
-function httpTransport(options: McpHttpOptions, kind: 'streamable-http' | 'sse'): Transport {
-  const url = new URL(options.url);
-  const common = {
-    ...(options.headers ? { requestInit: { headers: { ...options.headers } } } : {}),
-    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  };
-  return kind === 'sse'
-    ? new SSEClientTransport(url, common as ConstructorParameters<typeof SSEClientTransport>[1])
-    : new StreamableHTTPClientTransport(url, common);
-}
-
-async function attempt(options: ConnectMcpOptions, hooks: ConnectionHooks, transport: Transport) {
-  const client = newClient(options, hooks);
+/** Connects one client over one transport within `ms`; a failed attempt leaves nothing open. */
+async function attempt(
+  options: ConnectMcpOptions,
+  hooks: ConnectionHooks,
+  transport: Transport,
+  ms: number,
+  prior?: ConnectOptions['prior'],
+): Promise<McpConnection> {
+  // The probe gets part of the time, so that an `initialize` after it still fits in the bound.
+  const probeMs = Math.max(1, Math.floor(Math.min(isStdioOptions(options) ? STDIO_PROBE_MS : ms, ms / 2)));
+  const client = newClient(options, hooks, probeMs);
+  const initializeMs = prior ? ms : Math.max(1, ms - probeMs);
   try {
-    await client.connect(transport);
+    await client.connect(transport, { timeout: initializeMs, ...(prior ? { prior } : {}) });
   } catch (error) {
     await transport.close().catch(() => undefined);
     throw error;
@@ -58,37 +61,104 @@ async function attempt(options: ConnectMcpOptions, hooks: ConnectionHooks, trans
   return { client, transport };
 }
 
+/** Whether a negotiated connect failed in the probe itself (the server may still speak 2025's `initialize`). */
+function probeFailed(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed;
+}
+
+function stdioTransport(options: McpStdioOptions): StdioProcessTransport {
+  const { command, args, env, cwd, stderrBytes, logger, name } = options;
+  return new StdioProcessTransport(name, {
+    command,
+    ...(args ? { args } : {}),
+    ...(env ? { env } : {}),
+    ...(cwd ? { cwd } : {}),
+    ...(stderrBytes !== undefined ? { stderrBytes } : {}),
+    onStderr: (line) => logger?.debug?.({ server: name, stderr: line }, 'MCP server stderr'),
+  });
+}
+
 /**
- * Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. Over HTTP, `auto`
- * tries Streamable HTTP and falls back to the legacy HTTP+SSE transport when that fails. Rejects
- * with `McpError` (`connect_failed`).
+ * A stdio server: negotiated in place (a 2025 server that ignores `server/discover` falls back to
+ * `initialize` after a short probe), and when the probe ends the process (a server that exits on
+ * any first request but `initialize`, as the Rust SDK's do), once more on a fresh process that is
+ * sent `initialize` first.
+ */
+async function openStdio(options: McpStdioOptions, hooks: ConnectionHooks, deadline: number) {
+  let transport = stdioTransport(options);
+  try {
+    return await attempt(options, hooks, transport, deadline - Date.now());
+  } catch (error) {
+    if ((options.versionNegotiation ?? 'auto') !== 'auto' || !probeFailed(error) || Date.now() >= deadline)
+      throw connectFailure(options.name, error, transport);
+    options.logger?.debug?.(
+      { server: options.name, error },
+      'MCP negotiation probe failed; initialize first',
+    );
+  }
+  transport = stdioTransport(options);
+  try {
+    return await attempt(options, hooks, transport, deadline - Date.now(), { kind: 'legacy' });
+  } catch (error) {
+    throw connectFailure(options.name, error, transport);
+  }
+}
+
+/**
+ * An HTTP server: Streamable HTTP (once more with `initialize` first when the server answered the
+ * negotiation probe with a 5xx, as 2025 servers that fail unknown methods do), and with `auto`
+ * the legacy HTTP+SSE transport only when the first POST was answered 400, 404 or 405.
+ */
+async function openHttp(
+  options: Exclude<ConnectMcpOptions, McpStdioOptions>,
+  hooks: ConnectionHooks,
+  deadline: number,
+) {
+  const kind = options.transport ?? 'auto';
+  if (kind === 'sse') return attempt(options, hooks, httpTransport(options, 'sse'), deadline - Date.now());
+  let streamable: unknown;
+  try {
+    return await attempt(options, hooks, httpTransport(options, 'streamable-http'), deadline - Date.now());
+  } catch (error) {
+    streamable = error;
+  }
+  const status = httpStatusOf(streamable);
+  if (
+    (options.versionNegotiation ?? 'auto') === 'auto' &&
+    probeFailed(streamable) &&
+    status !== undefined &&
+    status >= 500
+  ) {
+    const transport = httpTransport(options, 'streamable-http');
+    return attempt(options, hooks, transport, deadline - Date.now(), { kind: 'legacy' });
+  }
+  if (kind !== 'auto' || !isLegacySseAnswer(streamable)) throw streamable;
+  options.logger?.debug?.({ server: options.name, error: streamable }, 'Streamable HTTP refused; trying SSE');
+  try {
+    return await attempt(options, hooks, httpTransport(options, 'sse'), deadline - Date.now());
+  } catch (sse) {
+    // The Streamable HTTP failure is the one to report; the fallback's comes second.
+    const text = (error: unknown) => (error instanceof Error ? error.message : String(error));
+    throw new AggregateError([streamable, sse], `${text(streamable)} (legacy SSE: ${text(sse)})`, {
+      cause: sse,
+    });
+  }
+}
+
+/**
+ * Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake within
+ * `connectTimeoutMs` (default `timeoutMs`, then 60 s). Rejects with `McpError` (`connect_failed`):
+ * for a stdio server that died, the message ends with its exit code and the tail of its stderr.
  */
 export async function openConnection(
   options: ConnectMcpOptions,
   hooks: ConnectionHooks,
 ): Promise<McpConnection> {
+  const deadline = Date.now() + (options.connectTimeoutMs ?? options.timeoutMs ?? 60_000);
+  if (isStdioOptions(options)) return openStdio(options, hooks, deadline);
   try {
-    if (isStdioOptions(options)) {
-      const { command, args, env, cwd, stderrBytes, logger, name } = options;
-      const transport = new StdioProcessTransport(name, {
-        command,
-        ...(args ? { args } : {}),
-        ...(env ? { env } : {}),
-        ...(cwd ? { cwd } : {}),
-        ...(stderrBytes !== undefined ? { stderrBytes } : {}),
-        onStderr: (line) => logger?.debug?.({ server: name, stderr: line }, 'MCP server stderr'),
-      });
-      return await attempt(options, hooks, transport);
-    }
-    const kind = options.transport ?? 'auto';
-    if (kind !== 'auto') return await attempt(options, hooks, httpTransport(options, kind));
-    try {
-      return await attempt(options, hooks, httpTransport(options, 'streamable-http'));
-    } catch (error) {
-      options.logger?.debug?.({ server: options.name, error }, 'Streamable HTTP failed; trying SSE');
-      return await attempt(options, hooks, httpTransport(options, 'sse'));
-    }
+    return await openHttp(options, hooks, deadline);
   } catch (error) {
-    throw toMcpError(options.name, error, 'connect_failed');
+    throw connectFailure(options.name, error);
   }
 }

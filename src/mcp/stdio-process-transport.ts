@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import {
   type JSONRPCMessage,
   ReadBuffer,
@@ -42,6 +43,8 @@ export class StdioProcessTransport implements Transport {
   readonly #stderr: StderrBuffer;
   #child: ChildProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
+  #exit: string | undefined;
+  #closing = false;
 
   constructor(server: string, options: StdioProcessOptions) {
     this.#server = server;
@@ -52,6 +55,20 @@ export class StdioProcessTransport implements Transport {
   /** The child's pid while it runs. */
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /**
+   * The child's stderr while it runs (read here; never protocol). Its presence also tells the SDK's
+   * version negotiation this is a stdio transport, whose probe may time out or close on a 2025-era
+   * server and fall back to `initialize`, rather than an HTTP one, where that is a hard error.
+   */
+  get stderr(): Readable | null {
+    return this.#child?.stderr ?? null;
+  }
+
+  /** How the process ended on its own (`exit code 3`, `signal SIGSEGV`), if it did before `close()`. */
+  get exit(): string | undefined {
+    return this.#exit;
   }
 
   /** The newest bytes the server wrote to stderr, as text. */
@@ -79,6 +96,9 @@ export class StdioProcessTransport implements Transport {
     child.stdout.on('data', (chunk: Buffer) => this.#read(chunk));
     child.stderr.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
     child.stdin.on('error', (error) => this.onerror?.(error));
+    child.once('exit', (code, signal) => {
+      if (!this.#closing) this.#exit = signal ? `signal ${signal}` : `exit code ${String(code)}`;
+    });
     child.on('close', () => {
       this.#child = undefined;
       // The leader is gone (closed, crashed): what is left of its group has nobody to answer to.
@@ -116,6 +136,7 @@ export class StdioProcessTransport implements Transport {
   async close(): Promise<void> {
     const child = this.#child;
     if (!child || child.pid === undefined) return;
+    this.#closing = true;
     child.stdin?.end();
     signalGroup(child.pid, 'SIGTERM');
     const grace = setTimeout(
