@@ -61,7 +61,13 @@ export interface McpCommonOptions {
 export interface McpStdioOptions extends McpCommonOptions {
   command: string;
   args?: readonly string[];
+  /** Variables the server is given, over the host's allowlisted ones (`PATH`, `HOME`, locale, …). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * More of the host's environment: `true` for all of it (API keys and cloud credentials included),
+   * or the names to pass. @default false
+   */
+  inheritEnv?: boolean | readonly string[];
   cwd?: string;
   /** Bytes of stderr kept (see `McpClient.stderr`). @default 65_536 */
   stderrBytes?: number;

@@ -67,11 +67,12 @@ function probeFailed(error: unknown): boolean {
 }
 
 function stdioTransport(options: McpStdioOptions): StdioProcessTransport {
-  const { command, args, env, cwd, stderrBytes, logger, name } = options;
+  const { command, args, env, inheritEnv, cwd, stderrBytes, logger, name } = options;
   return new StdioProcessTransport(name, {
     command,
     ...(args ? { args } : {}),
     ...(env ? { env } : {}),
+    ...(inheritEnv !== undefined ? { inheritEnv } : {}),
     ...(cwd ? { cwd } : {}),
     ...(stderrBytes !== undefined ? { stderrBytes } : {}),
     onStderr: (line) => logger?.debug?.({ server: name, stderr: line }, 'MCP server stderr'),

@@ -9,14 +9,20 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from '../core/index.ts';
 import { signalGroup, trackGroup } from './live-process-groups.ts';
+import { serverEnvironment } from './server-environment.ts';
 import { StderrBuffer } from './stderr-buffer.ts';
 
 /** How to start a stdio MCP server. */
 export interface StdioProcessOptions {
   command: string;
   args?: readonly string[];
-  /** Added to the inherited environment (`PATH`, `HOME`, … stay). */
+  /** Added to the allowlisted host environment (`PATH`, `HOME`, locale, …; see `inheritEnv`). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * More of the host's environment: `true` for all of it (API keys included), or the names to pass.
+   * @default false
+   */
+  inheritEnv?: boolean | readonly string[];
   cwd?: string;
   /** Bytes of the server's stderr kept for `stderr` and error messages. @default 65_536 */
   stderrBytes?: number;
@@ -79,10 +85,10 @@ export class StdioProcessTransport implements Transport {
   start(): Promise<void> {
     if (this.#child)
       throw new McpError(`${this.#server}: transport already started`, this.#fail('connect_failed'));
-    const { command, args = [], env, cwd } = this.#options;
+    const { command, args = [], env, cwd, inheritEnv } = this.#options;
     const child = spawn(command, [...args], {
       cwd,
-      env: { ...process.env, ...env },
+      env: serverEnvironment(env, inheritEnv),
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
       windowsHide: true,
