@@ -71,6 +71,11 @@ export interface McpStdioOptions extends McpCommonOptions {
   cwd?: string;
   /** Bytes of stderr kept (see `McpClient.stderr`). @default 65_536 */
   stderrBytes?: number;
+  /**
+   * Bytes one message from the server may take; past it the server is ended (and restarted by the
+   * restart policy). @default 10_485_760 (10 MiB, as the SDK's own stdio transport)
+   */
+  maxMessageBytes?: number;
   /** Restart policy after a crash; `false` leaves a crashed server down. */
   restart?: McpRestartOptions | false;
 }

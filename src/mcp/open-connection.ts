@@ -46,17 +46,25 @@ async function attempt(
   hooks: ConnectionHooks,
   transport: Transport,
   ms: number,
+  signal: AbortSignal | undefined,
   prior?: ConnectOptions['prior'],
 ): Promise<McpConnection> {
   // The probe gets part of the time, so that an `initialize` after it still fits in the bound.
   const probeMs = Math.max(1, Math.floor(Math.min(isStdioOptions(options) ? STDIO_PROBE_MS : ms, ms / 2)));
   const client = newClient(options, hooks, probeMs);
   const initializeMs = prior ? ms : Math.max(1, ms - probeMs);
+  // Closing the transport is what makes a connect under way give up at once (a process being
+  // started is ended, not left to finish its handshake for nobody).
+  const abandon = () => void transport.close().catch(() => undefined);
+  signal?.addEventListener('abort', abandon, { once: true });
   try {
+    if (signal?.aborted) throw new Error('the connection was closed while connecting');
     await client.connect(transport, { timeout: initializeMs, ...(prior ? { prior } : {}) });
   } catch (error) {
     await transport.close().catch(() => undefined);
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', abandon);
   }
   return { client, transport };
 }
@@ -67,7 +75,7 @@ function probeFailed(error: unknown): boolean {
 }
 
 function stdioTransport(options: McpStdioOptions): StdioProcessTransport {
-  const { command, args, env, inheritEnv, cwd, stderrBytes, logger, name } = options;
+  const { command, args, env, inheritEnv, cwd, stderrBytes, maxMessageBytes, logger, name } = options;
   return new StdioProcessTransport(name, {
     command,
     ...(args ? { args } : {}),
@@ -75,6 +83,7 @@ function stdioTransport(options: McpStdioOptions): StdioProcessTransport {
     ...(inheritEnv !== undefined ? { inheritEnv } : {}),
     ...(cwd ? { cwd } : {}),
     ...(stderrBytes !== undefined ? { stderrBytes } : {}),
+    ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}),
     onStderr: (line) => logger?.debug?.({ server: name, stderr: line }, 'MCP server stderr'),
   });
 }
@@ -85,12 +94,18 @@ function stdioTransport(options: McpStdioOptions): StdioProcessTransport {
  * any first request but `initialize`, as the Rust SDK's do), once more on a fresh process that is
  * sent `initialize` first.
  */
-async function openStdio(options: McpStdioOptions, hooks: ConnectionHooks, deadline: number) {
+async function openStdio(
+  options: McpStdioOptions,
+  hooks: ConnectionHooks,
+  deadline: number,
+  signal: AbortSignal | undefined,
+) {
   let transport = stdioTransport(options);
   try {
-    return await attempt(options, hooks, transport, deadline - Date.now());
+    return await attempt(options, hooks, transport, deadline - Date.now(), signal);
   } catch (error) {
-    if ((options.versionNegotiation ?? 'auto') !== 'auto' || !probeFailed(error) || Date.now() >= deadline)
+    const retry = (options.versionNegotiation ?? 'auto') === 'auto' && probeFailed(error);
+    if (!retry || Date.now() >= deadline || signal?.aborted === true)
       throw connectFailure(options.name, error, transport);
     options.logger?.debug?.(
       { server: options.name, error },
@@ -99,7 +114,7 @@ async function openStdio(options: McpStdioOptions, hooks: ConnectionHooks, deadl
   }
   transport = stdioTransport(options);
   try {
-    return await attempt(options, hooks, transport, deadline - Date.now(), { kind: 'legacy' });
+    return await attempt(options, hooks, transport, deadline - Date.now(), signal, { kind: 'legacy' });
   } catch (error) {
     throw connectFailure(options.name, error, transport);
   }
@@ -114,12 +129,20 @@ async function openHttp(
   options: Exclude<ConnectMcpOptions, McpStdioOptions>,
   hooks: ConnectionHooks,
   deadline: number,
+  signal: AbortSignal | undefined,
 ) {
   const kind = options.transport ?? 'auto';
-  if (kind === 'sse') return attempt(options, hooks, httpTransport(options, 'sse'), deadline - Date.now());
+  if (kind === 'sse')
+    return attempt(options, hooks, httpTransport(options, 'sse'), deadline - Date.now(), signal);
   let streamable: unknown;
   try {
-    return await attempt(options, hooks, httpTransport(options, 'streamable-http'), deadline - Date.now());
+    return await attempt(
+      options,
+      hooks,
+      httpTransport(options, 'streamable-http'),
+      deadline - Date.now(),
+      signal,
+    );
   } catch (error) {
     streamable = error;
   }
@@ -131,12 +154,12 @@ async function openHttp(
     status >= 500
   ) {
     const transport = httpTransport(options, 'streamable-http');
-    return attempt(options, hooks, transport, deadline - Date.now(), { kind: 'legacy' });
+    return attempt(options, hooks, transport, deadline - Date.now(), signal, { kind: 'legacy' });
   }
   if (kind !== 'auto' || !isLegacySseAnswer(streamable)) throw streamable;
   options.logger?.debug?.({ server: options.name, error: streamable }, 'Streamable HTTP refused; trying SSE');
   try {
-    return await attempt(options, hooks, httpTransport(options, 'sse'), deadline - Date.now());
+    return await attempt(options, hooks, httpTransport(options, 'sse'), deadline - Date.now(), signal);
   } catch (sse) {
     // The Streamable HTTP failure is the one to report; the fallback's comes second.
     const text = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -150,15 +173,17 @@ async function openHttp(
  * Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake within
  * `connectTimeoutMs` (default `timeoutMs`, then 60 s). Rejects with `McpError` (`connect_failed`):
  * for a stdio server that died, the message ends with its exit code and the tail of its stderr.
+ * Aborting `signal` gives up at once and leaves nothing running.
  */
 export async function openConnection(
   options: ConnectMcpOptions,
   hooks: ConnectionHooks,
+  signal?: AbortSignal,
 ): Promise<McpConnection> {
   const deadline = Date.now() + (options.connectTimeoutMs ?? options.timeoutMs ?? 60_000);
-  if (isStdioOptions(options)) return openStdio(options, hooks, deadline);
+  if (isStdioOptions(options)) return openStdio(options, hooks, deadline, signal);
   try {
-    return await openHttp(options, hooks, deadline);
+    return await openHttp(options, hooks, deadline, signal);
   } catch (error) {
     throw connectFailure(options.name, error);
   }

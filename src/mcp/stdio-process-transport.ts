@@ -12,6 +12,9 @@ import { signalGroup, trackGroup } from './live-process-groups.ts';
 import { serverEnvironment } from './server-environment.ts';
 import { StderrBuffer } from './stderr-buffer.ts';
 
+/** The longest message read from a server unless told otherwise: the SDK's own stdio limit. */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
 /** How to start a stdio MCP server. */
 export interface StdioProcessOptions {
   command: string;
@@ -28,6 +31,11 @@ export interface StdioProcessOptions {
   stderrBytes?: number;
   /** Called with each line the server writes to stderr (it is never read as protocol). */
   onStderr?: (line: string) => void;
+  /**
+   * Bytes one message (one line) may take; past it the line is dropped, the error reported and the
+   * server ended (a crash for the restart policy). @default 10_485_760 (10 MiB, as the SDK's own stdio transport)
+   */
+  maxMessageBytes?: number;
   /** Time between SIGTERM and SIGKILL on close. @default 2_000 */
   killGraceMs?: number;
 }
@@ -45,7 +53,7 @@ export class StdioProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #options: StdioProcessOptions;
   readonly #server: string;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #readBuffer: ReadBuffer;
   readonly #stderr: StderrBuffer;
   #child: ChildProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
@@ -55,6 +63,7 @@ export class StdioProcessTransport implements Transport {
   constructor(server: string, options: StdioProcessOptions) {
     this.#server = server;
     this.#options = options;
+    this.#readBuffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes ?? MAX_MESSAGE_BYTES });
     this.#stderr = new StderrBuffer(options.stderrBytes ?? 65_536, options.onStderr);
   }
 
@@ -159,8 +168,8 @@ export class StdioProcessTransport implements Transport {
     try {
       this.#readBuffer.append(chunk);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      return;
+      // The only refusal: the message being read is over the limit (the buffer is already dropped).
+      return this.#overflow(error);
     }
     for (;;) {
       let message: JSONRPCMessage | null;
@@ -173,6 +182,21 @@ export class StdioProcessTransport implements Transport {
       if (message === null) return;
       this.onmessage?.(message);
     }
+  }
+
+  /** A message too long to be one: drop what was read of it and end the server, which broke the protocol. */
+  #overflow(cause: unknown): void {
+    const child = this.#child;
+    if (!child) return;
+    child.stdout?.removeAllListeners('data');
+    const limit = this.#options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.onerror?.(
+      new McpError(
+        `${this.#server}: the server sent a message over ${limit} bytes; ending it`,
+        this.#fail('disconnected', cause),
+      ),
+    );
+    if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
   }
 
   #fail(reason: 'connect_failed' | 'disconnected', cause?: unknown) {

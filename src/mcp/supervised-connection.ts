@@ -21,6 +21,10 @@ export class SupervisedConnection {
   #connection: McpConnection | undefined;
   #reconnecting: Promise<McpConnection> | undefined;
   #stopRestart: (() => void) | undefined;
+  /** Aborted by `close()`: every connect under way (a restart, a re-initialization) gives up. */
+  readonly #closing = new AbortController();
+  /** Connects under way, so that `close()` can wait for them to give up and close what they opened. */
+  readonly #opening = new Set<Promise<McpConnection>>();
   /** Crashes since the last successful call: a server that keeps crashing is given up. */
   #crashes = 0;
 
@@ -98,11 +102,22 @@ export class SupervisedConnection {
 
   /** Ends the connection (a stdio server's whole process group) and any restart under way. */
   async close(): Promise<void> {
+    if (this.status === 'closed') return;
     this.#status$.next('closed');
     this.#stopRestart?.();
+    this.#closing.abort();
     const connection = this.#connection;
     this.#connection = undefined;
-    await connection?.client.close();
+    await Promise.all([
+      connection?.client.close(),
+      // A connect that finished just as it was abandoned is closed too: nobody will use it.
+      ...[...this.#opening].map((opening) =>
+        opening.then(
+          (opened) => opened.client.close(),
+          () => undefined,
+        ),
+      ),
+    ]);
     this.#status$.complete();
   }
 
@@ -132,9 +147,17 @@ export class SupervisedConnection {
 
   #open(): Promise<McpConnection> {
     let connection: McpConnection | undefined;
-    return openConnection(this.#options, {
-      onToolsChanged: () => this.#onToolsChanged(),
-      onClosed: () => connection && this.#onClosed(connection),
-    }).then((opened) => (connection = opened));
+    const opening = openConnection(
+      this.#options,
+      {
+        onToolsChanged: () => this.#onToolsChanged(),
+        onClosed: () => connection && this.#onClosed(connection),
+      },
+      this.#closing.signal,
+    ).then((opened) => (connection = opened));
+    this.#opening.add(opening);
+    const settled = () => void this.#opening.delete(opening);
+    opening.then(settled, settled);
+    return opening;
   }
 }
