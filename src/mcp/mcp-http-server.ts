@@ -37,6 +37,8 @@ export interface McpHttpServeOptions {
   allowedOrigins?: readonly string[];
   /** Hostnames the `Host` header may name (DNS-rebinding protection). @default localhost names only */
   allowedHosts?: readonly string[];
+  /** The largest request body; a larger one is answered 413 and its connection closed. @default 4 MiB */
+  maxBodyBytes?: number;
 }
 
 /** What `authenticate` sees of a request. */
@@ -53,9 +55,15 @@ export type McpAuthenticate = (request: McpHttpRequest) => Actor | null | Promis
 
 type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+function jsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res
-    .writeHead(status, { 'content-type': 'application/json' })
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
@@ -85,6 +93,7 @@ export class McpHttpServer {
   /** Tells every 2025 session and every open 2026 `subscriptions/listen` stream. */
   readonly notify: McpListNotifier;
   readonly #path: string;
+  readonly #maxBodyBytes: number;
   readonly #guards: Guard[];
   readonly #authenticate: McpAuthenticate | undefined;
   readonly #modern: ReturnType<typeof toNodeHandler>;
@@ -98,6 +107,7 @@ export class McpHttpServer {
   ) {
     this.#factory = factory;
     this.#path = options.path ?? '/mcp';
+    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#authenticate = authenticate;
     this.#onError = onError;
     this.#guards = [
@@ -160,9 +170,17 @@ export class McpHttpServer {
       }
       req.auth = authInfoFor(actor, view.bearerToken ?? '');
     }
-    const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
+    const body = req.method === 'POST' ? await readJsonBody(req, this.#maxBodyBytes) : undefined;
+    if (body?.type === 'too-large') {
+      // The rest of the body is never read: the connection cannot carry another request.
+      const limit = `${this.#maxBodyBytes} bytes`;
+      return jsonError(res, 413, -32600, `The request body is over ${limit}`, { connection: 'close' });
+    }
     if (body?.type === 'invalid') return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
     const parsed = body?.value;
+    // JSON-RPC batches left MCP in 2025-06-18; neither era takes them.
+    if (Array.isArray(parsed))
+      return jsonError(res, 400, -32600, 'Invalid Request: batching is not supported');
     const inbound: InboundHttpRequest = { httpMethod: req.method ?? 'GET', body: parsed };
     const protocolVersion = header(req.headers['mcp-protocol-version']);
     const mcpMethod = header(req.headers['mcp-method']);
