@@ -106,9 +106,10 @@ export class McpClient {
   async listTools(options: { refresh?: boolean } = {}): Promise<McpToolInfo[]> {
     const cached = this.#tools$.value;
     if (cached && !options.refresh) return cached;
-    const { tools } = await this.#connection.request((client) =>
-      client.listTools(undefined, { cacheMode: 'refresh' }),
-    );
+    // A server without tools has none (and the SDK would print so on stdout, breaking a stdio host).
+    const { tools } = this.#offers('tools')
+      ? await this.#connection.request((client) => client.listTools(undefined, { cacheMode: 'refresh' }))
+      : { tools: [] };
     this.#tools$.next(tools);
     return tools;
   }
@@ -153,7 +154,9 @@ export class McpClient {
     return mcpToolAdapters(this, this.#tools$.value ?? [], options.prefix ?? '', this.#options.logger);
   }
 
+  /** Every resource (all pages); none when the server does not offer resources. */
   async listResources(): Promise<Resource[]> {
+    if (!this.#offers('resources')) return [];
     return (await this.#connection.request((client) => client.listResources())).resources;
   }
 
@@ -161,7 +164,9 @@ export class McpClient {
     return this.#connection.request((client) => client.readResource({ uri }));
   }
 
+  /** Every prompt (all pages); none when the server does not offer prompts. */
   async listPrompts(): Promise<Prompt[]> {
+    if (!this.#offers('prompts')) return [];
     return (await this.#connection.request((client) => client.listPrompts())).prompts;
   }
 
@@ -173,6 +178,15 @@ export class McpClient {
   async close(): Promise<void> {
     await this.#connection.close();
     this.#tools$.complete();
+  }
+
+  /**
+   * Whether the server advertised a capability. The SDK answers a list call for one it did not with
+   * an empty list and a `console.debug` line, which lands on stdout: asked here first instead.
+   */
+  #offers(capability: 'tools' | 'resources' | 'prompts'): boolean {
+    const capabilities = this.#connection.current?.client.getServerCapabilities();
+    return capabilities === undefined || capabilities[capability] !== undefined;
   }
 
   #onToolsChanged(): void {
