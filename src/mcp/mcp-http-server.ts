@@ -104,6 +104,7 @@ export class McpHttpServer {
     options: McpHttpServeOptions,
     authenticate: McpAuthenticate | undefined,
     onError: (error: Error) => void,
+    syncTools: (server: McpServer) => void = () => undefined,
   ) {
     this.#factory = factory;
     this.#path = options.path ?? '/mcp';
@@ -119,6 +120,7 @@ export class McpHttpServer {
     this.notify = listNotifier(
       () => [...this.#sessions.values()].map((session) => session.server),
       this.#handler.notify,
+      syncTools,
     );
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {

@@ -66,6 +66,8 @@ export interface McpServerHandle {
 export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions): Promise<McpServerHandle> {
   const onError = options.onError ?? (() => undefined);
   const { serverOptions = {} } = options;
+  const syncs = new WeakMap<McpServer, () => void>();
+  const syncTools = (server: McpServer) => syncs.get(server)?.();
   const factory = (era: 'legacy' | 'modern') => {
     const server = new McpServer(
       { name: options.name, version: options.version },
@@ -75,7 +77,7 @@ export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions)
         ...(options.instructions ? { instructions: options.instructions } : {}),
       },
     );
-    addRegistryTools(server, registry, options.actor);
+    syncs.set(server, addRegistryTools(server, registry, options.actor));
     options.configure?.(server, { era });
     return server;
   };
@@ -91,9 +93,13 @@ export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions)
       },
       { transport, onerror: onError },
     );
-    return { url: undefined, notify: listNotifier(() => live, undefined), close: () => handle.close() };
+    return {
+      url: undefined,
+      notify: listNotifier(() => live, undefined, syncTools),
+      close: () => handle.close(),
+    };
   }
-  const http = new McpHttpServer(factory, options.http, options.authenticate, onError);
+  const http = new McpHttpServer(factory, options.http, options.authenticate, onError, syncTools);
   const url = await http.listen(options.http.host ?? '127.0.0.1', options.http.port ?? 0);
   return { url, notify: http.notify, close: () => http.close() };
 }
