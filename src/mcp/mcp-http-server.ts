@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -6,7 +5,6 @@ import {
   localhostHostValidation,
   localhostOriginValidation,
   type NodeIncomingMessageLike,
-  NodeStreamableHTTPServerTransport,
   originValidation,
   toNodeHandler,
 } from '@modelcontextprotocol/node';
@@ -15,18 +13,17 @@ import {
   classifyInboundRequest,
   type InboundHttpRequest,
   createMcpHandler,
-  isInitializeRequest,
   type McpHttpHandler,
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { Actor } from '../security/index.ts';
 import { type McpListNotifier, listNotifier } from './list-notifier.ts';
-import { memoryEventStore } from './memory-event-store.ts';
+import { LegacySessions, type LegacySessionLimits } from './legacy-sessions.ts';
 import { readJsonBody } from './read-json-body.ts';
 import { authInfoFor } from './served-actor.ts';
 
 /** Where and how the HTTP endpoint listens. */
-export interface McpHttpServeOptions {
+export interface McpHttpServeOptions extends LegacySessionLimits {
   /** @default '127.0.0.1' */
   host?: string;
   /** `0` picks a free port. @default 0 */
@@ -87,8 +84,7 @@ function requestView(req: IncomingMessage): McpHttpRequest {
  */
 export class McpHttpServer {
   readonly #server: Server;
-  readonly #sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: McpServer }>();
-  readonly #factory: (era: 'legacy' | 'modern') => McpServer;
+  readonly #sessions: LegacySessions;
   readonly #handler: McpHttpHandler;
   /** Tells every 2025 session and every open 2026 `subscriptions/listen` stream. */
   readonly notify: McpListNotifier;
@@ -106,7 +102,7 @@ export class McpHttpServer {
     onError: (error: Error) => void,
     syncTools: (server: McpServer) => void = () => undefined,
   ) {
-    this.#factory = factory;
+    this.#sessions = new LegacySessions(() => factory('legacy'), options);
     this.#path = options.path ?? '/mcp';
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#authenticate = authenticate;
@@ -117,11 +113,7 @@ export class McpHttpServer {
     ];
     this.#handler = createMcpHandler((ctx) => factory(ctx.era), { onerror: onError });
     this.#modern = toNodeHandler(this.#handler);
-    this.notify = listNotifier(
-      () => [...this.#sessions.values()].map((session) => session.server),
-      this.#handler.notify,
-      syncTools,
-    );
+    this.notify = listNotifier(() => this.#sessions.servers(), this.#handler.notify, syncTools);
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
         this.#onError(error instanceof Error ? error : new Error(String(error)));
@@ -146,14 +138,7 @@ export class McpHttpServer {
 
   /** Ends every session and stops listening. */
   async close(): Promise<void> {
-    const sessions = [...this.#sessions.values()];
-    this.#sessions.clear();
-    await Promise.all(
-      sessions.map(async ({ transport, server }) => {
-        await transport.close().catch(() => undefined);
-        await server.close().catch(() => undefined);
-      }),
-    );
+    await this.#sessions.close();
     await this.#handler.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
@@ -190,37 +175,8 @@ export class McpHttpServer {
     if (mcpMethod !== undefined) inbound.mcpMethodHeader = mcpMethod;
     if (classifyInboundRequest(inbound).kind !== 'legacy')
       return this.#modern(req as NodeIncomingMessageLike, res, parsed);
-    await this.#legacy(req, res, parsed);
-  }
-
-  async #legacy(
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    body: unknown,
-  ): Promise<void> {
-    const sessionId = header(req.headers['mcp-session-id']);
-    const existing = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
-    if (existing) return existing.transport.handleRequest(req, res, body);
-    if (sessionId !== undefined) return jsonError(res, 404, -32001, 'Session not found');
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return jsonError(res, 400, -32000, 'Bad Request: an Mcp-Session-Id header is required');
-    }
-    const server = this.#factory('legacy');
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: memoryEventStore(),
-      onsessioninitialized: (id) => {
-        this.#sessions.set(id, { transport, server });
-      },
-      onsessionclosed: (id) => {
-        this.#sessions.delete(id);
-      },
-    });
-    transport.onclose = () => {
-      const id = transport.sessionId;
-      if (id !== undefined && this.#sessions.delete(id)) server.close().catch(() => undefined);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await this.#sessions.handle(req, res, parsed, (status, code, message) =>
+      jsonError(res, status, code, message),
+    );
   }
 }
