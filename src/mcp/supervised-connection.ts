@@ -1,6 +1,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { McpError } from '../core/index.ts';
 import { type ConnectMcpOptions, isStdioOptions } from './connect-options.ts';
+import { closeConnection } from './close-connection.ts';
 import { type McpConnection, openConnection } from './open-connection.ts';
 import { superviseRestart } from './supervise-restart.ts';
 import { isSessionExpired, toMcpError } from './to-mcp-error.ts';
@@ -109,11 +110,11 @@ export class SupervisedConnection {
     const connection = this.#connection;
     this.#connection = undefined;
     await Promise.all([
-      connection?.client.close(),
+      connection && closeConnection(connection),
       // A connect that finished just as it was abandoned is closed too: nobody will use it.
       ...[...this.#opening].map((opening) =>
         opening.then(
-          (opened) => opened.client.close(),
+          (opened) => closeConnection(opened),
           () => undefined,
         ),
       ),
