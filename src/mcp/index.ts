@@ -13,7 +13,12 @@ export { McpClient, type McpClientStatus } from './mcp-client.ts';
 export { mcpToolAdapter, type McpToolCaller, type McpToolProgress } from './mcp-tool-adapter.ts';
 export type { ContentBlock, McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
 export { StdioProcessTransport, type StdioProcessOptions } from './stdio-process-transport.ts';
-export type { McpAuthenticate, McpHttpServeOptions, McpHttpRequest } from './mcp-http-server.ts';
+export type { McpAuthenticate, McpHttpRequest } from './http-request-view.ts';
+export type { McpHttpEndpoint, McpHttpServeOptions } from './mcp-http-endpoint.ts';
+export { mcpHttpHandler, type McpHttpHandlerOptions } from './mcp-http-handler.ts';
+export type { McpServeAuth } from './protected-resource.ts';
+export type { LegacySessionLimits } from './legacy-sessions.ts';
+export type { EventStoreLimits } from './memory-event-store.ts';
 export {
   type McpServerHandle,
   type ServeMcpCommonOptions,

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   hostHeaderValidation,
   localhostHostValidation,
@@ -16,9 +15,10 @@ import {
   type McpHttpHandler,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import type { Actor } from '../security/index.ts';
-import { type McpListNotifier, listNotifier } from './list-notifier.ts';
+import { header, jsonError, requestView } from './http-request-view.ts';
 import { LegacySessions, type LegacySessionLimits } from './legacy-sessions.ts';
+import { type McpListNotifier, listNotifier } from './list-notifier.ts';
+import { bearerChallenge, type McpServeAuth, serveResourceMetadata } from './protected-resource.ts';
 import { readJsonBody } from './read-json-body.ts';
 import { authInfoFor } from './served-actor.ts';
 
@@ -38,74 +38,42 @@ export interface McpHttpServeOptions extends LegacySessionLimits {
   maxBodyBytes?: number;
 }
 
-/** What `authenticate` sees of a request. */
-export interface McpHttpRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: Headers;
-  /** The `Authorization: Bearer` token, if any. */
-  readonly bearerToken: string | undefined;
-}
-
-/** Authentication of every HTTP request: its actor, or `null` to answer 401. */
-export type McpAuthenticate = (request: McpHttpRequest) => Actor | null | Promise<Actor | null>;
-
 type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-function jsonError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  res
-    .writeHead(status, { 'content-type': 'application/json', ...headers })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function requestView(req: IncomingMessage): McpHttpRequest {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers))
-    if (typeof value === 'string') headers.set(name, value);
-  const bearer = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
-  return { method: req.method ?? 'GET', url: req.url ?? '/', headers, bearerToken: bearer };
+/** What the endpoint is built from. */
+export interface McpHttpEndpointSetup {
+  factory: (era: 'legacy' | 'modern') => McpServer;
+  options: McpHttpServeOptions;
+  auth: McpServeAuth | undefined;
+  onError: (error: Error) => void;
+  syncTools: (server: McpServer) => void;
 }
 
 /**
- * The Streamable HTTP endpoint, routed by protocol era: 2026-07-28 requests go to the SDK's
- * `createMcpHandler` (one server per request), 2025-era traffic to a sessionful
- * `NodeStreamableHTTPServerTransport` with an event store (`Mcp-Session-Id`, 404 for an unknown
- * session, `DELETE` ends one). Host and Origin are checked for both eras before anything else.
+ * The Streamable HTTP endpoint as a Node request handler, routed by protocol era: 2026-07-28
+ * requests go to the SDK's `createMcpHandler` (one server per request), 2025-era traffic to
+ * sessions (`LegacySessions`). Host and Origin are checked for both eras before anything else; with
+ * `auth`, the protected-resource metadata is served and a request without an actor gets 401 with
+ * the `resource_metadata` challenge.
  */
-export class McpHttpServer {
-  readonly #server: Server;
+export class McpHttpEndpoint {
   readonly #sessions: LegacySessions;
   readonly #handler: McpHttpHandler;
   /** Tells every 2025 session and every open 2026 `subscriptions/listen` stream. */
   readonly notify: McpListNotifier;
-  readonly #path: string;
+  /** The path it serves. */
+  readonly path: string;
   readonly #maxBodyBytes: number;
   readonly #guards: Guard[];
-  readonly #authenticate: McpAuthenticate | undefined;
+  readonly #auth: McpServeAuth | undefined;
   readonly #modern: ReturnType<typeof toNodeHandler>;
   readonly #onError: (error: Error) => void;
 
-  constructor(
-    factory: (era: 'legacy' | 'modern') => McpServer,
-    options: McpHttpServeOptions,
-    authenticate: McpAuthenticate | undefined,
-    onError: (error: Error) => void,
-    syncTools: (server: McpServer) => void = () => undefined,
-  ) {
+  constructor({ factory, options, auth, onError, syncTools }: McpHttpEndpointSetup) {
     this.#sessions = new LegacySessions(() => factory('legacy'), options);
-    this.#path = options.path ?? '/mcp';
+    this.path = options.path ?? '/mcp';
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.#authenticate = authenticate;
+    this.#auth = auth;
     this.#onError = onError;
     this.#guards = [
       options.allowedHosts ? hostHeaderValidation([...options.allowedHosts]) : localhostHostValidation(),
@@ -114,46 +82,36 @@ export class McpHttpServer {
     this.#handler = createMcpHandler((ctx) => factory(ctx.era), { onerror: onError });
     this.#modern = toNodeHandler(this.#handler);
     this.notify = listNotifier(() => this.#sessions.servers(), this.#handler.notify, syncTools);
-    this.#server = createServer((req, res) => {
-      this.#handle(req, res).catch((error: unknown) => {
-        this.#onError(error instanceof Error ? error : new Error(String(error)));
-        if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
-        else res.end();
-      });
-    });
   }
 
-  /** Starts listening; resolves with the endpoint's URL. */
-  listen(host: string, port: number): Promise<string> {
-    return new Promise((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(port, host, () => {
-        this.#server.off('error', reject);
-        const address = this.#server.address() as AddressInfo;
-        const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        resolve(`http://${hostname}:${address.port}${this.#path}`);
-      });
+  /**
+   * Handles a request to the endpoint's path (or its metadata); any other path goes to `next`, or
+   * is answered 404 without one. Never rejects: a failure is a 500 and goes to `onError`.
+   */
+  handle = (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> =>
+    this.#handle(req, res, next).catch((error: unknown) => {
+      this.#onError(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
+      else res.end();
     });
-  }
 
-  /** Ends every session and stops listening. */
+  /** Ends every session. */
   async close(): Promise<void> {
     await this.#sessions.close();
     await this.#handler.close();
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
-  async #handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== this.#path)
-      return jsonError(res, 404, -32000, 'Not found');
+  async #handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, next?: () => void) {
+    if (this.#auth && serveResourceMetadata(this.#auth, req, res, this.path)) return;
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== this.path)
+      return next ? next() : jsonError(res, 404, -32000, 'Not found');
     for (const guard of this.#guards) if (!guard(req, res)) return;
-    if (this.#authenticate) {
+    if (this.#auth) {
       const view = requestView(req);
-      const actor = await this.#authenticate(view);
+      const actor = await this.#auth.authenticate(view);
       if (!actor) {
-        res.setHeader('www-authenticate', 'Bearer');
-        return jsonError(res, 401, -32001, 'Unauthorized');
+        const challenge = bearerChallenge(this.#auth, req, this.path);
+        return jsonError(res, 401, -32001, 'Unauthorized', { 'www-authenticate': challenge });
       }
       req.auth = authInfoFor(actor, view.bearerToken ?? '');
     }
