@@ -16,7 +16,7 @@ export interface McpToolCaller {
 /** Progress as a registry's `onProgress` receives it from an MCP tool. */
 export type McpToolProgress = Extract<McpToolEvent, { type: 'progress' }>;
 
-const UNAVAILABLE = new Set(['unavailable', 'disconnected', 'connect_failed']);
+const UNAVAILABLE = new Set(['unavailable', 'connect_failed']);
 
 /**
  * The result value of a call: the model-facing text of the content blocks (and structured content);
@@ -33,7 +33,16 @@ function settle(tool: string) {
 }
 
 function explain(server: string, tool: string, error: unknown): unknown {
-  if (!McpError.is(error) || !UNAVAILABLE.has(error.reason)) return error;
+  if (!McpError.is(error)) return error;
+  // The call was sent and the server died before answering: it may have acted already, and a
+  // model told to "try again" would repeat a payment or a deletion.
+  if (error.reason === 'disconnected') {
+    return new ToolExecutionError(
+      `The ${server} server stopped while running this call; it may or may not have taken effect. Check before repeating it`,
+      { toolName: tool, cause: error },
+    );
+  }
+  if (!UNAVAILABLE.has(error.reason)) return error;
   return new ToolExecutionError(`The ${server} server is temporarily unavailable; try again later`, {
     toolName: tool,
     cause: error,
@@ -52,6 +61,8 @@ export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = 
     description: info.description ?? info.title ?? info.name,
     input: info.inputSchema as JsonSchemaObject,
     origin: 'mcp',
+    // The client's own timeouts govern: reset by each progress notification, capped by maxTimeoutMs.
+    timeoutMs: Infinity,
     execute: (args, context) =>
       caller.callTool(info.name, args, { signal: context.signal }).pipe(
         settle(info.name),

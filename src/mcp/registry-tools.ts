@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   CallToolResult,
   McpServer,
@@ -63,7 +64,8 @@ function callHandler(registry: ToolRegistry, name: string, fallbackActor: Actor 
     let step = 0;
     const actor = actorOf(ctx) ?? fallbackActor;
     const events$ = registry.invoke$(
-      { id: String(ctx.mcpReq.id), name, arguments: (args ?? {}) as Record<string, unknown> },
+      // A JSON-RPC id is unique only within one session: the audit trail needs one per call.
+      { id: `mcp-${randomUUID()}`, name, arguments: (args ?? {}) as Record<string, unknown> },
       { ...(actor ? { actor } : {}), signal: ctx.mcpReq.signal },
     );
     // Progress is sent in order and before the result: each notification waits for the one before.

@@ -138,7 +138,8 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.#child?.stdin;
     if (!stdin?.writable) {
       return Promise.reject(
-        new McpError(`${this.#server}: the server process is not running`, this.#fail('disconnected')),
+        // Nothing was sent: the outcome is known (not run), unlike a server dying mid-call.
+        new McpError(`${this.#server}: the server process is not running`, this.#fail('unavailable')),
       );
     }
     return new Promise((resolve) => {
@@ -199,7 +200,7 @@ export class StdioProcessTransport implements Transport {
     if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
   }
 
-  #fail(reason: 'connect_failed' | 'disconnected', cause?: unknown) {
+  #fail(reason: 'connect_failed' | 'disconnected' | 'unavailable', cause?: unknown) {
     return { server: this.#server, reason, cause };
   }
 }
