@@ -92,7 +92,7 @@ describe('accumulateToolCalls', () => {
       delta(0, '', { id: '', name: '' }),
       delta(2, '2}', { id: 'id_2', name: 'second' }),
       delta(0, '  ', { id: 'id_0', name: 'first' }),
-      delta(2, '', { id: 'ignored', name: 'ignored' }),
+      delta(2, '', { id: 'id_2', name: 'ignored' }),
       finish,
     ]);
     expect(result.values).toEqual([
@@ -101,6 +101,27 @@ describe('accumulateToolCalls', () => {
         toolCalls: [
           { id: 'id_0', name: 'first', arguments: {} },
           { id: 'id_2', name: 'second', arguments: { b: 2 } },
+        ],
+      },
+      finish,
+    ]);
+  });
+
+  it('starts another call when a fragment brings another id at the same index (no-index servers)', () => {
+    const result = run([
+      delta(0, '{"city":"Paris"}', { id: 'call_A', name: 'get_weather' }),
+      delta(0, '{"tz":', { id: 'call_B', name: 'get_time' }),
+      delta(0, '"CET"}'),
+      delta(1, '{}', { id: 'call_C', name: 'ping' }),
+      finish,
+    ]);
+    expect(result.values).toEqual([
+      {
+        type: 'tool-calls-ready',
+        toolCalls: [
+          { id: 'call_A', name: 'get_weather', arguments: { city: 'Paris' } },
+          { id: 'call_B', name: 'get_time', arguments: { tz: 'CET' } },
+          { id: 'call_C', name: 'ping', arguments: {} },
         ],
       },
       finish,

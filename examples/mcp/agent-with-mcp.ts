@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, tap } from 'rxjs';
-import { Agent } from 'rxagent';
+import { Agent, contentSummary } from 'rxagent';
 import { McpHub } from 'rxagent/mcp';
 import { scriptedModel } from 'rxagent/testing';
 
@@ -32,7 +32,7 @@ try {
   const events = agent.run('What is on my todo list?').pipe(
     tap((event) => {
       if (event.type === 'tool-result')
-        console.log(`${event.toolCall.name} → ${event.outcome.content.trim()}`);
+        console.log(`${event.toolCall.name} → ${contentSummary(event.outcome.content).trim()}`);
       if (event.type === 'agent-completed') console.log(event.result.text);
     }),
   );

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/index.ts';
+import { contentSummary } from '../tools/index.ts';
 
 const MAX_RESULT_CHARS = 200;
 
@@ -17,7 +18,8 @@ export function renderEvent(event: AgentEvent): string {
         event.toolCalls.map((call) => `\n⚙ ${call.name}(${JSON.stringify(call.arguments)})`).join('') + '\n'
       );
     case 'tool-result': {
-      const { status, content } = event.outcome;
+      const { status } = event.outcome;
+      const content = contentSummary(event.outcome.content);
       const shown = content.length > MAX_RESULT_CHARS ? `${content.slice(0, MAX_RESULT_CHARS)}…` : content;
       return `  ↳ ${status}: ${shown.replace(/\s+/g, ' ')}\n`;
     }

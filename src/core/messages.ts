@@ -4,7 +4,8 @@ export type Role = 'system' | 'user' | 'assistant' | 'tool';
 /**
  * One part of a multi-part message. Images come as a `url` (a string or `URL`; `data:` URLs are
  * read as inline bytes) or as `data` (base64 text or the bytes themselves); files as `data`.
- * `mediaType` is sniffed from image bytes when absent.
+ * `mediaType` is sniffed from image bytes when absent. Audio is a `file` part with an `audio/*`
+ * media type (a tool result's audio, for a provider that accepts it).
  */
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }
@@ -103,6 +104,8 @@ export function assistant(
 /**
  * The result of a tool call, sent back to the model; `isError` marks an outcome that was not ok
  * (Anthropic `is_error`, Bedrock `status: 'error'`; other providers send the content alone).
+ * Content parts may hold images, audio and files: each provider sends them as its API accepts
+ * (OpenAI chat, whose tool messages are text only, in a user message right after them).
  * @param options `isError`: the tool failed and `content` says why. @default { isError: false }
  * @example toolMessage('call_1', '{"tempC":18}')
  * @example toolMessage('call_2', 'city not found', { isError: true })

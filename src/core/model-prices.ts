@@ -7,9 +7,9 @@ import type { ModelPrice } from './pricing.ts';
  *
  * Sources, as published in November 2025 (verify before billing anyone):
  * - OpenAI: https://platform.openai.com/docs/pricing
- * - Anthropic: https://docs.anthropic.com/en/docs/about-claude/pricing (cache writes at the
- *   5-minute rate; the 1-hour writes, at twice the input rate, are not told apart in the usage
- *   the API streams)
+ * - Anthropic: https://docs.anthropic.com/en/docs/about-claude/pricing (5-minute cache writes at
+ *   1.25 times the input rate, 1-hour writes at twice it: the usage the API streams tells them
+ *   apart in `cache_creation.ephemeral_1h_input_tokens`)
  * - Google: https://ai.google.dev/gemini-api/docs/pricing (paid tier, text input, prompts up to
  *   200k tokens; the higher rates past 200k are not applied)
  */
@@ -22,13 +22,19 @@ const cached = (inputPerMTok: number, outputPerMTok: number, cachedInputPerMTok:
 });
 /** A price without a prompt-cache discount. */
 const flat = (inputPerMTok: number, outputPerMTok: number): ModelPrice => ({ inputPerMTok, outputPerMTok });
-/** An Anthropic price: input, output, cache read, cache write. */
+/** An Anthropic price: input, output, cache read, 5-minute cache write; 1-hour writes cost 2× input. */
 const claude = (
   inputPerMTok: number,
   outputPerMTok: number,
   cachedInputPerMTok: number,
   cacheWritePerMTok: number,
-): ModelPrice => ({ inputPerMTok, outputPerMTok, cachedInputPerMTok, cacheWritePerMTok });
+): ModelPrice => ({
+  inputPerMTok,
+  outputPerMTok,
+  cachedInputPerMTok,
+  cacheWritePerMTok,
+  cacheWrite1hPerMTok: inputPerMTok * 2,
+});
 /** The same price under each of `ids` (an alias and its dated snapshots). */
 const ids = (price: ModelPrice, ...names: string[]): [string, ModelPrice][] =>
   names.map((name) => [name, Object.freeze(price)]);

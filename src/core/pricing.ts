@@ -9,6 +9,8 @@ export interface ModelPrice {
   cachedInputPerMTok?: number;
   /** Price of writing input to the prompt cache (Anthropic, Bedrock); defaults to `inputPerMTok`. */
   cacheWritePerMTok?: number;
+  /** Price of a 1-hour prompt-cache write (Anthropic: twice the input rate); defaults to `cacheWritePerMTok`. */
+  cacheWrite1hPerMTok?: number;
 }
 
 /**
@@ -31,16 +33,20 @@ const round = (usd: number) => Math.round(usd * 1e9) / 1e9;
 
 /**
  * What `usage` cost at `price`. `inputTokens` includes cached tokens, which are charged at the
- * cached rate; `cacheWriteTokens` (Anthropic, Bedrock) at the cache-write rate.
+ * cached rate; `cacheWriteTokens` (Anthropic, Bedrock) at the cache-write rate, the 1-hour ones
+ * among them (`cacheWrite1hTokens`) at the 1-hour rate.
  */
 export function computeCost(usage: Usage, price: ModelPrice): Cost {
   const cached = usage.cachedInputTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
+  const hour = Math.min(written, usage.cacheWrite1hTokens ?? 0);
   const plain = Math.max(0, usage.inputTokens - cached - written);
+  const writeRate = price.cacheWritePerMTok ?? price.inputPerMTok;
   const inputUsd = round(
     (plain * price.inputPerMTok +
       cached * (price.cachedInputPerMTok ?? price.inputPerMTok) +
-      written * (price.cacheWritePerMTok ?? price.inputPerMTok)) /
+      (written - hour) * writeRate +
+      hour * (price.cacheWrite1hPerMTok ?? writeRate)) /
       1e6,
   );
   const outputUsd = round((usage.outputTokens * price.outputPerMTok) / 1e6);

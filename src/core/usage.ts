@@ -7,6 +7,8 @@ export interface Usage {
   cachedInputTokens?: number;
   /** Input tokens written to the provider's prompt cache (Anthropic, Bedrock; included in `inputTokens`). */
   cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, those written with a 1-hour lifetime (Anthropic), priced at their own rate. */
+  cacheWrite1hTokens?: number;
   /** Output tokens spent on reasoning (included in `outputTokens`). */
   reasoningTokens?: number;
 }

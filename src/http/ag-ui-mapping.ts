@@ -1,6 +1,7 @@
 import { type AGUIEvent, EventType, type Interrupt } from '@ag-ui/core';
 import type { AgentEvent } from '../agent/agent-event.ts';
 import type { ToolCall } from '../core/index.ts';
+import { contentSummary } from '../tools/content-summary.ts';
 
 /** What is open in the AG-UI stream while events are mapped: a step, a text or reasoning message. */
 export interface AgUiMappingState {
@@ -113,7 +114,7 @@ export function mapAgentEvent(state: AgUiMappingState, event: AgentEvent): AGUIE
           type: EventType.TOOL_CALL_RESULT,
           messageId: `${event.toolCall.id}-result`,
           toolCallId: event.toolCall.id,
-          content: event.outcome.content,
+          content: contentSummary(event.outcome.content),
           role: 'tool',
         },
       ];

@@ -9,6 +9,7 @@ import type {
 import type { ToolSpec } from '../core/index.ts';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Actor } from '../security/index.ts';
+import { contentSummary } from '../tools/content-summary.ts';
 import type { JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
 import { actorOf } from './served-actor.ts';
 
@@ -54,7 +55,10 @@ function progressFields(
 }
 
 function toResult(outcome: ToolOutcome): CallToolResult {
-  return { content: [{ type: 'text', text: outcome.content }], isError: outcome.status !== 'ok' };
+  return {
+    content: [{ type: 'text', text: contentSummary(outcome.content) }],
+    isError: outcome.status !== 'ok',
+  };
 }
 
 /** Runs one served call through the registry: progress notifications, then the result. */

@@ -21,6 +21,8 @@ export interface AccumulateToolCallsOptions {
 /** One tool call being assembled; `parts` are joined once, at the end. */
 interface Accumulator {
   index: number;
+  /** Arrival order, for calls that share an index. */
+  order: number;
   id: string;
   name: string;
   parts: string[];
@@ -28,7 +30,8 @@ interface Accumulator {
 
 /**
  * Assembles `tool-call-delta` fragments (keyed by `index`) into one `tool-calls-ready` event,
- * emitted right before the turn's `finish` / `stream-completed` event, or at completion.
+ * emitted right before the turn's `finish` / `stream-completed` event, or at completion. A fragment
+ * whose `id` differs from the one its index already has starts another call (in arrival order).
  *
  * `id` and `name` may come in any fragment of their index (the first non-empty one wins); a call
  * without an id gets a fresh unique one (`generateToolCallId()`). Empty arguments parse as `{}`.
@@ -48,14 +51,22 @@ export function accumulateToolCalls<E extends ProviderEvent | StreamEvent>(
   const emitDeltas = options.emitDeltas === true;
   return (source) =>
     new Observable<E>((subscriber) => {
+      // The call each index is assembling now; `done` holds calls a new id replaced at their index.
       let calls = new Map<number, Accumulator>();
+      let done: Accumulator[] = [];
       // The previous fragment's call: providers stream one call's fragments in a row.
       let last: Accumulator | undefined;
 
       const add = (delta: ToolCallDelta) => {
         let acc = last !== undefined && last.index === delta.index ? last : calls.get(delta.index);
+        // Another id at the same index is another call: servers that leave the index out (Gemini's
+        // OpenAI endpoint) send each parallel call in its own chunk, told apart only by its id.
+        if (acc !== undefined && delta.id && acc.id !== '' && acc.id !== delta.id) {
+          done.push(acc);
+          acc = undefined;
+        }
         if (acc === undefined) {
-          acc = { index: delta.index, id: '', name: '', parts: [] };
+          acc = { index: delta.index, order: calls.size + done.length, id: '', name: '', parts: [] };
           calls.set(delta.index, acc);
         }
         last = acc;
@@ -67,12 +78,13 @@ export function accumulateToolCalls<E extends ProviderEvent | StreamEvent>(
       /** Emits the assembled calls, if any; false when that failed (the stream has errored). */
       const flush = (): boolean => {
         if (calls.size === 0) return true;
-        const pending = calls;
+        const pending = [...done, ...calls.values()];
         calls = new Map();
+        done = [];
         last = undefined;
         let toolCalls: ToolCall[];
         try {
-          toolCalls = [...pending.values()].sort((a, b) => a.index - b.index).map(toToolCall);
+          toolCalls = pending.sort((a, b) => a.index - b.index || a.order - b.order).map(toToolCall);
         } catch (error) {
           subscriber.error(error);
           return false;

@@ -40,6 +40,7 @@ export function defineTool(
     ...(definition.authorize ? { authorize: definition.authorize } : {}),
     ...(definition.needsApproval !== undefined ? { needsApproval: definition.needsApproval } : {}),
     ...(definition.persist ? { persist: definition.persist } : {}),
+    ...(definition.toModelContent ? { toModelContent: definition.toModelContent } : {}),
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
     ...(definition.maxArgBytes !== undefined ? { maxArgBytes: definition.maxArgBytes } : {}),
   } as never);

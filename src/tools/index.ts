@@ -25,7 +25,9 @@ export {
   type VerifyAuditLogOptions,
   verifyAuditLog,
 } from './audit/verify-audit-log.ts';
+export { contentSummary } from './content-summary.ts';
 export { defineTool } from './define-tool.ts';
+export { interruptedOutcome } from './interrupted-outcome.ts';
 export { canonicalArgumentName, IDENTITY_ARGUMENT_NAMES } from './identity-names.ts';
 export type { ApprovalRequest, InvokeOptions } from './invoke-options.ts';
 export type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';

@@ -76,6 +76,7 @@ export function strictTool(tool: ToolLike): AnyTool {
     ...(tool.authorize ? { authorize: method(tool, tool.authorize) } : {}),
     ...(tool.needsApproval !== undefined ? { needsApproval: method(tool, tool.needsApproval) } : {}),
     ...(tool.persist ? { persist: method(tool, tool.persist) } : {}),
+    ...(tool.toModelContent ? { toModelContent: method(tool, tool.toModelContent) } : {}),
     ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
     ...(tool.maxArgBytes !== undefined ? { maxArgBytes: tool.maxArgBytes } : {}),
   });

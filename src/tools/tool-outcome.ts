@@ -1,8 +1,10 @@
+import type { ContentPart } from '../core/index.ts';
 import type { ToolIssue } from './tool-issue.ts';
 
 /**
  * How a tool call ended. `rejected`: the tool needs a person's approval and it was declined, or no
- * approver answered.
+ * approver answered. `interrupted`: the process running the call stopped before it settled; the
+ * call may or may not have taken effect.
  */
 export type ToolOutcomeStatus =
   | 'ok'
@@ -12,6 +14,7 @@ export type ToolOutcomeStatus =
   | 'rejected'
   | 'rate_limited'
   | 'timeout'
+  | 'interrupted'
   | 'error';
 
 /** Every `ToolOutcomeStatus`, for checks of stored records. */
@@ -23,6 +26,7 @@ export const TOOL_OUTCOME_STATUSES: readonly ToolOutcomeStatus[] = Object.freeze
   'rejected',
   'rate_limited',
   'timeout',
+  'interrupted',
   'error',
 ]);
 
@@ -45,9 +49,13 @@ export interface ToolOutcome {
   /** The value `execute` produced (uncapped), when `status` is `ok`. */
   result?: unknown;
   error?: ToolOutcomeError;
-  /** The text the model sees for this outcome: the result (capped, filtered) or a short JSON reason. */
-  content: string;
-  /** Whether `content` was cut at `maxResultBytes`. */
+  /**
+   * What the model sees for this outcome: the result (its text capped and filtered) or a short JSON
+   * reason. Parts when the tool's `toModelContent` returned media (images, audio and other files as
+   * `image` / `file` parts); the tool message carries them to the model as they are.
+   */
+  content: string | readonly ContentPart[];
+  /** Whether the text of `content` was cut at `maxResultBytes`. */
   truncated?: boolean;
   durationMs: number;
 }

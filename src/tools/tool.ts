@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Actor } from '../security/index.ts';
 import type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
-import type { StandardSchemaV1 } from '../core/index.ts';
+import type { ContentPart, StandardSchemaV1 } from '../core/index.ts';
 import type { ToolOrigin } from './tool-name.ts';
 
 /** What `execute` receives besides the arguments. */
@@ -43,6 +43,15 @@ interface ToolBehaviour<Args, Result> {
    * a value that is not JSON keeps nothing and notes `persist failed` in the record.
    */
   persist?(invocation: ToolInvocation<Args>, result: Result): unknown;
+  /**
+   * What the model sees of a result, when that is not its JSON text: a string, or parts holding
+   * images, audio or other files (`{ type: 'image', data, mediaType }`, `{ type: 'file', data,
+   * mediaType: 'audio/wav' }`). Text parts go through the content filter and the result cap; media
+   * parts reach the model as media, in the tool message. A throw makes the call an `error`.
+   * @default the result as text: a string as it is, anything else as JSON
+   * @example toModelContent: (png) => [{ type: 'text', text: 'The chart:' }, { type: 'image', data: png, mediaType: 'image/png' }]
+   */
+  toModelContent?(result: Result): string | readonly ContentPart[];
   /** Aborts `execute` after this long. @default the registry's `timeoutMs` */
   timeoutMs?: number;
   /** Longest string argument, in UTF-8 bytes. @default the registry's `maxArgBytes` */

@@ -139,7 +139,7 @@ describe('tool calls against a hostile model (regressions)', () => {
       },
     });
     expect(outcome.status).toBe('invalid_arguments');
-    expect(JSON.parse(outcome.content)).toEqual({
+    expect(JSON.parse(String(outcome.content))).toEqual({
       error: 'invalid_arguments',
       message:
         "The arguments of get_weather are not a JSON object (Expected ',' or '}' after property value in JSON at position 15); send valid JSON and call again",

@@ -39,7 +39,7 @@ describe('approvals', () => {
     const audit = memoryAuditStore();
     const outcome = await new ToolRegistry({ audit }).register(payTool(true, runs)).invoke(call(), { actor });
     expect(outcome.status).toBe('rejected');
-    expect(JSON.parse(outcome.content)).toEqual({
+    expect(JSON.parse(String(outcome.content))).toEqual({
       error: 'rejected',
       message: "Not run: pay needs a person's approval and there is no approver",
     });
@@ -71,7 +71,7 @@ describe('approvals', () => {
     const runs: number[] = [];
     const outcome = await new ToolRegistry().register(payTool(true, runs)).invoke(call(), { actor, approve });
     expect(outcome.status).toBe('rejected');
-    expect(JSON.parse(outcome.content)).toEqual({
+    expect(JSON.parse(String(outcome.content))).toEqual({
       error: 'rejected',
       message: 'Not run: a person declined this call',
     });

@@ -106,7 +106,7 @@ describe('execute failures', () => {
       throw new Error('connect ECONNREFUSED postgres://admin:hunter2@db');
     }).invoke(call());
     expect(outcome.status).toBe('error');
-    expect(JSON.parse(outcome.content)).toEqual({ error: 'error', message: 'Tool t failed' });
+    expect(JSON.parse(String(outcome.content))).toEqual({ error: 'error', message: 'Tool t failed' });
     expect(outcome.error?.message).toContain('hunter2');
     expect(outcome.error?.cause).toBeInstanceOf(Error);
   });
@@ -115,11 +115,13 @@ describe('execute failures', () => {
     const registry = registryRunning(async () => {
       throw new ToolExecutionError('No city named\nAtlantis');
     });
-    expect(JSON.parse((await registry.invoke(call())).content).message).toBe('No city named Atlantis');
+    expect(JSON.parse(String((await registry.invoke(call())).content)).message).toBe(
+      'No city named Atlantis',
+    );
     const observable = registryRunning(
       () => new Observable((s) => s.error(new ToolExecutionError('stream broke'))),
     );
-    expect(JSON.parse((await observable.invoke(call())).content).message).toBe('stream broke');
+    expect(JSON.parse(String((await observable.invoke(call())).content)).message).toBe('stream broke');
   });
 
   it('times out: aborts ctx.signal with a TimeoutError and answers at once', async () => {
@@ -136,7 +138,7 @@ describe('execute failures', () => {
     );
     const outcome = await registry.invoke(call());
     expect(outcome.status).toBe('timeout');
-    expect(JSON.parse(outcome.content)).toEqual({
+    expect(JSON.parse(String(outcome.content))).toEqual({
       error: 'timeout',
       message: 'Tool t did not finish within 30 ms',
     });
@@ -191,14 +193,14 @@ describe('result caps and content filter', () => {
     const outcome = await registry.invoke(call());
     expect(outcome.truncated).toBe(true);
     expect(outcome.result).toBe('é'.repeat(100)); // the application still gets everything
-    expect(Buffer.byteLength(outcome.content)).toBeLessThanOrEqual(80);
+    expect(Buffer.byteLength(String(outcome.content))).toBeLessThanOrEqual(80);
     expect(outcome.content).toMatch(/^é+…\[truncated: \d+ of 200 bytes shown\]$/);
     expect(outcome.content).not.toContain('\uFFFD');
   });
 
   it('caps at 100 KB by default', async () => {
     const outcome = await registryRunning(() => 'x'.repeat(200_000)).invoke(call());
-    expect(Buffer.byteLength(outcome.content)).toBeLessThanOrEqual(102_400);
+    expect(Buffer.byteLength(String(outcome.content))).toBeLessThanOrEqual(102_400);
     expect(outcome.content).toContain('of 200000 bytes shown');
   });
 

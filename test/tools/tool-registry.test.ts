@@ -102,7 +102,10 @@ describe('ToolRegistry: invoke', () => {
   it('answers an unknown tool with not_found', async () => {
     const outcome = await new ToolRegistry().invoke(call('nope'));
     expect(outcome.status).toBe('not_found');
-    expect(JSON.parse(outcome.content)).toEqual({ error: 'not_found', message: 'Unknown tool "nope"' });
+    expect(JSON.parse(String(outcome.content))).toEqual({
+      error: 'not_found',
+      message: 'Unknown tool "nope"',
+    });
   });
 
   it('answers a denied tool exactly as an unknown one, and rate limits with rate_limited', async () => {
@@ -113,12 +116,18 @@ describe('ToolRegistry: invoke', () => {
     const registry = new ToolRegistry({ policy }).register(weather).register(other);
     const denied = await registry.invoke(call('other', {}));
     expect(denied.status).toBe('not_found');
-    expect(JSON.parse(denied.content)).toEqual({ error: 'not_found', message: 'Unknown tool "other"' });
+    expect(JSON.parse(String(denied.content))).toEqual({
+      error: 'not_found',
+      message: 'Unknown tool "other"',
+    });
     expect((await registry.invoke(call(), { actor: staff })).status).toBe('ok');
     const limited = await registry.invoke(call(), { actor: staff });
     expect(limited.status).toBe('rate_limited');
     expect(limited.error?.retryAfterMs).toBe(60_000);
-    expect(JSON.parse(limited.content)).toMatchObject({ error: 'rate_limited', retryAfterMs: 60_000 });
+    expect(JSON.parse(String(limited.content))).toMatchObject({
+      error: 'rate_limited',
+      retryAfterMs: 60_000,
+    });
   });
 
   it('fails closed when the policy itself fails', async () => {
@@ -152,7 +161,7 @@ describe('ToolRegistry: invoke', () => {
     ]);
     const refused = await allowStaff.invoke(call(), { actor: { id: 'guest' } });
     expect(refused.status).toBe('permission_denied');
-    expect(JSON.parse(refused.content).message).toBe('Not authorized to call get_weather');
+    expect(JSON.parse(String(refused.content)).message).toBe('Not authorized to call get_weather');
     const throwing = make(async () => {
       throw new Error('db down');
     });

@@ -95,7 +95,7 @@ describe.each([
 
   it('tells the model what to fix in short JSON', async () => {
     const outcome = await call(registry, { count: 'x', flag: true });
-    expect(JSON.parse(outcome.content)).toEqual({
+    expect(JSON.parse(String(outcome.content))).toEqual({
       error: 'invalid_arguments',
       message: 'The arguments do not match the input schema of t; fix them and call again',
       issues: [{ path: '/count', message: 'must be number' }],

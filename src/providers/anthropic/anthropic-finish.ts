@@ -44,5 +44,7 @@ function anthropicUsage(state: AnthropicStreamState): Usage {
     totalTokens: inputTokens + state.outputTokens,
     ...(state.cacheReadTokens > 0 ? { cachedInputTokens: state.cacheReadTokens } : {}),
     ...(state.cacheWriteTokens > 0 ? { cacheWriteTokens: state.cacheWriteTokens } : {}),
+    ...(state.cacheWrite1hTokens > 0 ? { cacheWrite1hTokens: state.cacheWrite1hTokens } : {}),
+    ...(state.thinkingTokens === undefined ? {} : { reasoningTokens: state.thinkingTokens }),
   };
 }

@@ -25,6 +25,10 @@ export interface AnthropicStreamState {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Of `cacheWriteTokens`, the 1-hour writes. */
+  cacheWrite1hTokens: number;
+  /** Thinking tokens, when the API reported them (part of `outputTokens`). */
+  thinkingTokens: number | undefined;
   stopReason: string | undefined;
   responseId: string | undefined;
   model: string | undefined;
@@ -50,6 +54,8 @@ export function createAnthropicStreamState(
     outputTokens: 0,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
+    thinkingTokens: undefined,
     stopReason: undefined,
     responseId: undefined,
     model: undefined,

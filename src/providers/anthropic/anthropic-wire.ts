@@ -64,6 +64,13 @@ export interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The cache writes split by lifetime (their sum is `cache_creation_input_tokens`). */
+  cache_creation?: {
+    ephemeral_5m_input_tokens?: number | null;
+    ephemeral_1h_input_tokens?: number | null;
+  } | null;
+  /** Thinking tokens, part of `output_tokens`. */
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
 /** A content block as `content_block_start` announces it. */

@@ -37,7 +37,8 @@ const PROVIDER = 'anthropic';
  * message's `metadata.anthropic.thinking` and sent back in later requests of the conversation.
  * Usage: `inputTokens` includes cached tokens (`input_tokens + cache_read_input_tokens +
  * cache_creation_input_tokens`), `cachedInputTokens` is the cache read and `cacheWriteTokens` the
- * cache creation, so `cost` charges each at its rate.
+ * cache creation (`cacheWrite1hTokens` its 1-hour part), so `cost` charges each at its rate;
+ * `reasoningTokens` is `output_tokens_details.thinking_tokens`, part of `outputTokens`.
  * @param modelId e.g. `claude-sonnet-4-5`
  * @example
  * const model = anthropic('claude-sonnet-4-5', { thinking: { budgetTokens: 2048 } });

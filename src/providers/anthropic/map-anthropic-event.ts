@@ -145,4 +145,8 @@ function readUsage(usage: AnthropicUsage | null | undefined, state: AnthropicStr
     state.cacheReadTokens = usage.cache_read_input_tokens;
   if (typeof usage.cache_creation_input_tokens === 'number')
     state.cacheWriteTokens = usage.cache_creation_input_tokens;
+  const hour = usage.cache_creation?.ephemeral_1h_input_tokens;
+  if (typeof hour === 'number') state.cacheWrite1hTokens = hour;
+  const thinking = usage.output_tokens_details?.thinking_tokens;
+  if (typeof thinking === 'number') state.thinkingTokens = thinking;
 }

@@ -1,13 +1,15 @@
-import { type ContentPart, RxAgentError } from '../../core/index.ts';
+import { type ContentPart, InvalidRequestError } from '../../core/index.ts';
 import { base64Of, inlineMedia, urlOf } from '../shared/index.ts';
 import type { AnthropicContentBlock, AnthropicSource } from './anthropic-wire.ts';
+
+const OPTION = { provider: 'anthropic', option: 'messages' };
 
 function imageSource(part: Extract<ContentPart, { type: 'image' }>): AnthropicSource {
   const inline = inlineMedia(part);
   if (inline) return { type: 'base64', media_type: inline.mediaType, data: inline.data };
   const url = urlOf(part.url);
   if (url !== undefined) return { type: 'url', url };
-  throw new RxAgentError('anthropic: an image part needs a url or data', 'unsupported_content');
+  throw new InvalidRequestError('anthropic: an image part needs a url or data', OPTION);
 }
 
 function documentBlock(part: Extract<ContentPart, { type: 'file' }>): AnthropicContentBlock {
@@ -22,17 +24,16 @@ function documentBlock(part: Extract<ContentPart, { type: 'file' }>): AnthropicC
     const text = new TextDecoder().decode(bytes);
     return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...title };
   }
-  throw new RxAgentError(
+  throw new InvalidRequestError(
     `anthropic: files of type ${part.mediaType} are not supported (only application/pdf and text/plain)`,
-    'unsupported_content',
+    OPTION,
   );
 }
 
 /**
  * A message's content as Anthropic content blocks: text (empty text dropped, the API refuses it),
  * images (`url` → URL source; `data` or a `data:` URL → base64, media type sniffed when absent)
- * and PDF or plain-text files as `document` blocks. Other file types throw `RxAgentError`
- * (`unsupported_content`).
+ * and PDF or plain-text files as `document` blocks. Other file types throw `InvalidRequestError`.
  */
 export function toAnthropicContent(content: string | readonly ContentPart[]): AnthropicContentBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];

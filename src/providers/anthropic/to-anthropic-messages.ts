@@ -1,4 +1,4 @@
-import { type Message, RxAgentError, textOf } from '../../core/index.ts';
+import { InvalidRequestError, type Message, textOf } from '../../core/index.ts';
 import type { ToolNameCodec } from '../shared/index.ts';
 import { thinkingBlocksOf } from './anthropic-metadata.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-wire.ts';
@@ -13,7 +13,10 @@ export interface AnthropicConversation {
 
 function toolResult(message: Message): AnthropicContentBlock {
   if (message.toolCallId === undefined) {
-    throw new RxAgentError('anthropic: a tool message needs its toolCallId', 'invalid_request');
+    throw new InvalidRequestError('anthropic: a tool message needs its toolCallId', {
+      provider: 'anthropic',
+      option: 'messages',
+    });
   }
   const content = typeof message.content === 'string' ? message.content : toAnthropicContent(message.content);
   return {

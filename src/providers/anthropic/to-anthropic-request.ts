@@ -4,6 +4,7 @@ import { anthropicMaxTokens, estimatePromptTokens } from './anthropic-max-tokens
 import { anthropicModelInfo } from './anthropic-model-info.ts';
 import type { AnthropicRequestBody, AnthropicToolChoice } from './anthropic-wire.ts';
 import { toAnthropicMessages } from './to-anthropic-messages.ts';
+import { toolTurnLacksThinking } from './tool-turn-thinking.ts';
 
 /** Extended thinking: how many tokens the model may think for (at least 1,024). */
 export interface AnthropicThinking {
@@ -107,6 +108,9 @@ function sampling(modelId: string, request: ChatRequest, thinking: boolean): Rec
  *   while thinking, `temperature` and `top_k` are left out and `top_p` below 0.95 too (the API
  *   refuses them then). Claude Opus 4.1 and 4.5+ refuse `temperature` with `top_p`: both set is an
  *   `InvalidRequestError`. `seed` and the penalties have no field and are ignored.
+ * - Thinking is left out of a request that continues a tool loop whose assistant turn has no
+ *   thinking block (made by another provider, or with thinking off): the API refuses thinking
+ *   then, and its documented remedy is to send that request without it.
  * - Thinking with a forced tool (`toolChoice: 'required'` or `{ name }`) is an
  *   `InvalidRequestError`: the API refuses the combination, and dropping the force would change
  *   what the request means.
@@ -129,11 +133,16 @@ export function toAnthropicRequest(
   const ownThinking = requestThinking === false || isThinking(requestThinking);
   const wire = ownThinking ? rest : (settings.wire ?? {});
   const thinkingSetting = ownThinking ? requestThinking : settings.thinking;
-  const thinking = thinkingSetting === false ? undefined : thinkingSetting;
+  let thinking = thinkingSetting === false ? undefined : thinkingSetting;
   const toolNames = settings.toolNames ?? requestToolNames(request);
 
   const messages = typeof request.messages === 'string' ? [user(request.messages)] : request.messages;
-  const conversation = toAnthropicMessages(messages, thinking !== undefined, toolNames);
+  let conversation = toAnthropicMessages(messages, thinking !== undefined, toolNames);
+  if (thinking !== undefined && toolTurnLacksThinking(conversation.messages)) {
+    // Anthropic's documented way out: this request goes without thinking (the next turn has it again).
+    thinking = undefined;
+    conversation = toAnthropicMessages(messages, false, toolNames);
+  }
   const systemParts = [{ text: request.system ?? '', cache: false }, ...conversation.system].filter(
     (part) => part.text !== '',
   );

@@ -1,4 +1,4 @@
-import { type ContentPart, type Message, RxAgentError, type ToolCall } from '../../core/index.ts';
+import { type ContentPart, type Message, InvalidRequestError, type ToolCall } from '../../core/index.ts';
 import { inlineMedia, type ToolNameCodec } from '../shared/index.ts';
 
 /** A Converse content block, as sent. */
@@ -189,4 +189,4 @@ function documentName(filename: string | undefined, n: number): string {
 }
 
 const unsupported = (what: string) =>
-  new RxAgentError(`bedrock: ${what} are not supported`, 'unsupported_content');
+  new InvalidRequestError(`bedrock: ${what} are not supported`, { provider: 'bedrock', option: 'messages' });

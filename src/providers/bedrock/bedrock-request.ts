@@ -89,6 +89,10 @@ export function buildConverseRequest(
   if (isRecord(wire.additionalModelRequestFields))
     Object.assign(additional, wire.additionalModelRequestFields);
 
+  if (isRecord(additional.thinking) && toolTurnLacksReasoning(converted.messages)) {
+    // As on Anthropic's own API: Claude refuses thinking here, and the remedy is this request without it.
+    delete additional.thinking;
+  }
   const toolConfig = toolConfigOf(request, converted.messages, toolNames);
   if (
     toolConfig?.toolChoice !== undefined &&
@@ -133,6 +137,20 @@ function toolConfigOf(
     ...(choice === 'required' ? { toolChoice: { any: {} } } : {}),
     ...(typeof choice === 'object' ? { toolChoice: { tool: { name: toolNames.encode(choice.name) } } } : {}),
   };
+}
+
+/**
+ * Whether the request continues a tool loop (the last turn holds `toolResult`s) whose assistant
+ * turn with the `toolUse` does not start with a reasoning block (another provider's turn, after a
+ * fallback): Claude refuses thinking for such a request.
+ */
+function toolTurnLacksReasoning(messages: readonly BedrockMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  const assistant = messages[messages.length - 2];
+  if (last?.role !== 'user' || !last.content.some((block) => 'toolResult' in block)) return false;
+  if (assistant?.role !== 'assistant' || !assistant.content.some((block) => 'toolUse' in block)) return false;
+  const first = assistant.content[0];
+  return first === undefined || !('reasoningContent' in first);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -11,7 +11,13 @@ export interface GeminiPart {
   inlineData?: { mimeType: string; data: string };
   fileData?: { mimeType: string; fileUri: string };
   functionCall?: { id?: string; name: string; args: Record<string, unknown> };
-  functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
+  functionResponse?: {
+    id?: string;
+    name: string;
+    response: Record<string, unknown>;
+    /** Media the function returned (multimodal function responses): inline bytes only. */
+    parts?: { inlineData: { mimeType: string; data: string } }[];
+  };
 }
 
 /** One turn of `contents`; the model's turns have role `model`. */

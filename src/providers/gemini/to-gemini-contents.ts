@@ -1,8 +1,9 @@
-import { type Message, RxAgentError, textOf } from '../../core/index.ts';
+import { InvalidRequestError, type Message, textOf } from '../../core/index.ts';
 import type { ToolNameCodec } from '../shared/index.ts';
 import { geminiMetadataOf } from './gemini-metadata.ts';
 import type { GeminiContent, GeminiPart } from './gemini-wire.ts';
 import { toGeminiParts } from './to-gemini-parts.ts';
+import { toolResultMedia } from './tool-result-media.ts';
 
 /** A conversation in Gemini's shape: the system text apart, the turns `user` / `model`. */
 export interface GeminiConversation {
@@ -60,9 +61,9 @@ function modelParts(message: Message, calls: Map<string, CallInfo>, toolNames?: 
 function functionResponse(message: Message, calls: Map<string, CallInfo>): GeminiPart {
   const call = message.toolCallId === undefined ? undefined : calls.get(message.toolCallId);
   if (call === undefined) {
-    throw new RxAgentError(
+    throw new InvalidRequestError(
       `gemini: tool message ${message.toolCallId ?? '(no toolCallId)'} answers no tool call of an earlier assistant message; Gemini needs the tool's name`,
-      'invalid_request',
+      { provider: 'gemini', option: 'messages' },
     );
   }
   return {
@@ -70,6 +71,7 @@ function functionResponse(message: Message, calls: Map<string, CallInfo>): Gemin
       ...(call.wireId === undefined ? {} : { id: call.wireId }),
       name: call.name,
       response: responseOf(textOf(message.content), message.isError === true),
+      ...toolResultMedia(message.content),
     },
   };
 }
@@ -78,7 +80,8 @@ function functionResponse(message: Message, calls: Map<string, CallInfo>): Gemin
  * Maps messages to Gemini `contents`. System messages go to `system`; assistant messages become
  * `model` turns with `functionCall` parts (plus the ids and thought signatures kept in
  * `metadata.gemini`); a tool message becomes a `functionResponse` part of a `user` turn, named
- * after the assistant tool call it answers (found by id; the latest call with that id wins).
+ * after the assistant tool call it answers (found by id; the latest call with that id wins), its
+ * text as `response` and its media (images, audio, files) as the function response's `parts`.
  * Consecutive turns of one role are merged, so parallel results form one turn; empty messages
  * are dropped. Tool names go through `toolNames` (names the wire refuses are encoded).
  */

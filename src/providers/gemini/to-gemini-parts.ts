@@ -1,4 +1,4 @@
-import { type ContentPart, RxAgentError } from '../../core/index.ts';
+import { type ContentPart, InvalidRequestError } from '../../core/index.ts';
 import { base64Of, inlineMedia, urlOf } from '../shared/index.ts';
 import type { GeminiPart } from './gemini-wire.ts';
 
@@ -24,7 +24,10 @@ function imagePart(part: Extract<ContentPart, { type: 'image' }>): GeminiPart {
   if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
   const url = urlOf(part.url);
   if (url === undefined)
-    throw new RxAgentError('gemini: an image part needs a url or data', 'unsupported_content');
+    throw new InvalidRequestError('gemini: an image part needs a url or data', {
+      provider: 'gemini',
+      option: 'messages',
+    });
   return { fileData: { mimeType: part.mediaType ?? typeOfUrl(url), fileUri: url } };
 }
 

@@ -1,12 +1,14 @@
 import {
   type ChatRequest,
   type ContentPart,
+  InvalidRequestError,
   type Message,
-  RxAgentError,
   type ToolSpec,
   textOf,
 } from '../../core/index.ts';
 import { inlineMedia, requestToolNames, responseJsonSchema, type ToolNameCodec } from '../shared/index.ts';
+
+const OPTION = { provider: 'ollama', option: 'messages' };
 
 /** One message of Ollama's `/api/chat` body. */
 export interface OllamaMessage {
@@ -160,9 +162,9 @@ function imagesOf(content: string | readonly ContentPart[]): string[] {
   for (const part of content) {
     if (part.type === 'image') images.push(imageBase64(part));
     else if (part.type === 'file') {
-      throw new RxAgentError(
+      throw new InvalidRequestError(
         `ollama: file parts (${part.mediaType}) are not supported; send text or images`,
-        'unsupported_content',
+        OPTION,
       );
     }
   }
@@ -173,9 +175,9 @@ function imagesOf(content: string | readonly ContentPart[]): string[] {
 function imageBase64(part: { url?: string | URL; data?: string | Uint8Array }): string {
   const inline = inlineMedia(part);
   if (inline) return inline.data;
-  throw new RxAgentError(
+  throw new InvalidRequestError(
     'ollama: images must be sent as bytes (`data` or a data: URL), not as a remote URL',
-    'unsupported_content',
+    OPTION,
   );
 }
 

@@ -8,6 +8,7 @@ import {
 import type { SSEMessage } from '../../operators/index.ts';
 import { type ChunkMapper, NO_EVENTS, parseEventJson, type ToolNameCodec } from '../shared/index.ts';
 import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-openai-finish.ts';
+import { contentPartEvents } from './content-part-events.ts';
 import { openAIStreamError, openAIStreamErrorOf } from './openai-stream-error.ts';
 import {
   OPENAI_DONE,
@@ -31,6 +32,8 @@ export interface OpenAIChunkState {
   sawToolCalls: boolean;
   /** Refusal text (`delta.refusal`), kept on the message metadata. */
   refusal: string;
+  /** Each tool call's `extra_content` (Gemini thought signatures), by call id, sent back with it. */
+  extraContent?: Record<string, Record<string, unknown>>;
   /** Decodes wire tool names back to the caller's (names the wire refused were encoded). */
   readonly toolNames: ToolNameCodec | undefined;
 }
@@ -54,8 +57,9 @@ export function createOpenAIChunkState(provider: string, toolNames?: ToolNameCod
 /**
  * Maps one decoded chunk to provider events, updating `state`. Only the first choice (index 0) is
  * read. Reasoning comes from `reasoning_content` or `reasoning` (whichever is non-empty, so a
- * server sending both is not doubled); tool-call fragments become `tool-call-delta`s keyed by
- * their index. `[DONE]` emits the `finish` part. Throws `ApiError` for an error object.
+ * server sending both is not doubled), or from `thinking` parts of a `content` array (Mistral);
+ * tool-call fragments become `tool-call-delta`s keyed by their index (without one, by position:
+ * `accumulateToolCalls` tells calls apart by id), their `extra_content` kept for the next request. `[DONE]` emits the `finish` part. Throws `ApiError` for an error object.
  * Plain property checks, no validation: the hot path allocates the events and their array only.
  */
 export function mapOpenAIChunk(item: OpenAIStreamItem, state: OpenAIChunkState): readonly ProviderEvent[] {
@@ -87,8 +91,10 @@ export function mapOpenAIChunk(item: OpenAIStreamItem, state: OpenAIChunkState):
       const reasoning = delta.reasoning_content || delta.reasoning;
       if (typeof reasoning === 'string') out = push(out, { type: 'reasoning-delta', text: reasoning });
       const { content } = delta;
-      if (typeof content === 'string' && content !== '')
-        out = push(out, { type: 'text-delta', text: content });
+      if (typeof content === 'string') {
+        if (content !== '') out = push(out, { type: 'text-delta', text: content });
+      } else if (Array.isArray(content))
+        for (const event of contentPartEvents(content)) out = push(out, event);
       if (delta.refusal) state.refusal += delta.refusal;
       if (delta.tool_calls) out = pushToolCalls(delta.tool_calls, state, out);
       else if (delta.function_call)
@@ -121,7 +127,12 @@ function pushToolCalls(
       index: typeof call.index === 'number' ? call.index : j,
       argumentsDelta: fn?.arguments ?? '',
     };
-    if (call.id) delta.id = call.id;
+    if (call.id) {
+      delta.id = call.id;
+      const extra = call.extra_content;
+      if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
+        (state.extraContent ??= {})[call.id] = extra;
+    }
     if (fn?.name) delta.name = state.toolNames ? state.toolNames.decode(fn.name) : fn.name;
     state.sawToolCalls = true;
     out = push(out, delta);
@@ -150,6 +161,7 @@ export function endOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent
 /** The `finish` part; `[DONE]` without any finish reason is reported as `other`. */
 function finishPart(state: OpenAIChunkState): FinishPart {
   const raw = state.rawFinishReason;
+  const metadata = finishMetadata(state);
   return {
     type: 'finish',
     finishReason: mapOpenAIFinishReason(raw, state.sawToolCalls),
@@ -157,7 +169,19 @@ function finishPart(state: OpenAIChunkState): FinishPart {
     ...(state.usage === undefined ? {} : { usage: state.usage }),
     ...(state.responseId === undefined ? {} : { responseId: state.responseId }),
     ...(state.model === undefined ? {} : { model: state.model }),
-    ...(state.refusal === '' ? {} : { metadata: { refusal: state.refusal } }),
+    ...(metadata === undefined ? {} : { metadata }),
+  };
+}
+
+/** The message metadata: the refusal text, and the tool calls' `extra_content` under `extraContent`. */
+function finishMetadata(state: OpenAIChunkState): Record<string, unknown> | undefined {
+  const { refusal, extraContent } = state;
+  if (refusal === '' && extraContent === undefined) return undefined;
+  return {
+    ...(refusal === '' ? {} : { refusal }),
+    ...(extraContent === undefined
+      ? {}
+      : { extraContent: { provider: state.provider, toolCalls: extraContent } }),
   };
 }
 

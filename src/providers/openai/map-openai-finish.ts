@@ -28,18 +28,27 @@ const count = (value: number | null | undefined): number => (typeof value === 'n
 
 /**
  * OpenAI's usage object as `Usage`: cached input tokens from `prompt_tokens_details.cached_tokens`,
- * reasoning tokens from `completion_tokens_details.reasoning_tokens` (both only when sent);
- * `totalTokens` is the server's total, or input + output when it sends none.
+ * reasoning tokens from `completion_tokens_details.reasoning_tokens` (both only when sent).
+ * OpenAI counts reasoning inside `completion_tokens`; some compatible servers (xAI) count it
+ * outside (`reasoning_tokens` above `completion_tokens`, or a `total_tokens` that adds it again):
+ * then `outputTokens` adds it, so it always includes reasoning. `totalTokens` is input + output.
+ * @example mapOpenAIUsage({ prompt_tokens: 32, completion_tokens: 9, total_tokens: 176, completion_tokens_details: { reasoning_tokens: 135 } })
+ * // → { inputTokens: 32, outputTokens: 144, totalTokens: 176, reasoningTokens: 135 }
  */
 export function mapOpenAIUsage(usage: OpenAIUsage): Usage {
   const inputTokens = count(usage.prompt_tokens);
-  const outputTokens = count(usage.completion_tokens);
+  const completion = count(usage.completion_tokens);
   const cached = usage.prompt_tokens_details?.cached_tokens;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  const outside =
+    typeof reasoning === 'number' &&
+    reasoning > 0 &&
+    (reasoning > completion || usage.total_tokens === inputTokens + completion + reasoning);
+  const outputTokens = outside ? completion + reasoning : completion;
   return {
     inputTokens,
     outputTokens,
-    totalTokens: typeof usage.total_tokens === 'number' ? usage.total_tokens : inputTokens + outputTokens,
+    totalTokens: inputTokens + outputTokens,
     ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
     ...(typeof reasoning === 'number' ? { reasoningTokens: reasoning } : {}),
   };

@@ -10,12 +10,24 @@ export interface OpenAIToolCallDelta {
   id?: string | null;
   type?: string | null;
   function?: { name?: string | null; arguments?: string | null } | null;
+  /** Gemini's OpenAI endpoint: `{ google: { thought_signature } }`, wanted back with the call. */
+  extra_content?: Record<string, unknown> | null;
+}
+
+/**
+ * One typed part of a delta's `content` array (Mistral's reasoning models): `text`, or `thinking`
+ * whose `thinking` is text or a list of text parts.
+ */
+export interface OpenAIContentPartDelta {
+  type?: string | null;
+  text?: string | null;
+  thinking?: string | readonly { type?: string | null; text?: string | null }[] | null;
 }
 
 /** What one choice of a chunk adds. */
 export interface OpenAIDelta {
   role?: string | null;
-  content?: string | null;
+  content?: string | readonly OpenAIContentPartDelta[] | null;
   /** DeepSeek, vLLM (older), SGLang, LM Studio. */
   reasoning_content?: string | null;
   /** vLLM (newer), OpenRouter, Ollama, Groq. */

@@ -1,4 +1,4 @@
-import { type ContentPart, type Message, textOf } from '../../core/index.ts';
+import { type ContentPart, InvalidRequestError, type Message, textOf } from '../../core/index.ts';
 import { base64Of, type ToolNameCodec, urlOf } from '../shared/index.ts';
 
 /** One message in OpenAI's Chat Completions format. */
@@ -20,6 +20,18 @@ export interface OpenAIToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /** What the same provider sent with the call (Gemini's thought signature), sent back as it came. */
+  extra_content?: Record<string, unknown>;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The `extra_content` of each call of a message, when `provider` itself streamed that message. */
+function extraContentOf(message: Message, provider: string | undefined): Record<string, unknown> {
+  const kept = message.metadata?.extraContent;
+  if (!isRecord(kept) || kept.provider !== provider || !isRecord(kept.toolCalls)) return {};
+  return kept.toolCalls;
 }
 
 const AUDIO_FORMATS: Readonly<Record<string, 'wav' | 'mp3'>> = {
@@ -66,7 +78,12 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
     }
     default:
       part satisfies never;
-      throw new TypeError(`Unknown content part ${JSON.stringify(part)}`);
+      throw new InvalidRequestError(
+        `Unknown content part type ${JSON.stringify((part as { type?: unknown }).type)}`,
+        {
+          option: 'messages',
+        },
+      );
   }
 }
 
@@ -75,9 +92,13 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
  * `content: null` when the assistant said nothing); a tool message answers its `tool_call_id`.
  * System, assistant and tool content is sent as text (a tool message's `isError` has no field on
  * this wire: the content says what failed). Tool names go through `toolNames` (names the wire
- * refuses are encoded).
+ * refuses are encoded); a call's `extra_content` goes back to the `provider` that sent it.
  */
-export function toOpenAIMessage(message: Message, toolNames?: ToolNameCodec): OpenAIMessage {
+export function toOpenAIMessage(
+  message: Message,
+  toolNames?: ToolNameCodec,
+  provider?: string,
+): OpenAIMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: textOf(message.content) };
@@ -91,25 +112,30 @@ export function toOpenAIMessage(message: Message, toolNames?: ToolNameCodec): Op
       const text = textOf(message.content);
       const calls = message.toolCalls;
       if (!calls || calls.length === 0) return { role: 'assistant', content: text };
+      const extra = extraContentOf(message, provider);
       return {
         role: 'assistant',
         content: text === '' ? null : text,
-        tool_calls: calls.map((call) => ({
-          id: call.id,
-          type: 'function',
-          function: {
-            name: toolNames ? toolNames.encode(call.name) : call.name,
-            // A broken call goes back as `{}`: servers may refuse invalid JSON here, and the tool
-            // message that answers it says what was wrong.
-            arguments: JSON.stringify(call.arguments),
-          },
-        })),
+        tool_calls: calls.map((call): OpenAIToolCall => {
+          const extraContent = Object.hasOwn(extra, call.id) ? extra[call.id] : undefined;
+          return {
+            id: call.id,
+            type: 'function',
+            function: {
+              name: toolNames ? toolNames.encode(call.name) : call.name,
+              // A broken call goes back as `{}`: servers may refuse invalid JSON here, and the tool
+              // message that answers it says what was wrong.
+              arguments: JSON.stringify(call.arguments),
+            },
+            ...(isRecord(extraContent) ? { extra_content: extraContent } : {}),
+          };
+        }),
       };
     }
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: textOf(message.content) };
     default:
       message.role satisfies never;
-      throw new TypeError(`Unknown message role ${String(message.role)}`);
+      throw new InvalidRequestError(`Unknown message role ${String(message.role)}`, { option: 'messages' });
   }
 }

@@ -1,7 +1,8 @@
 export { type ChunkMapper, NO_EVENTS } from './chunk-mapper.ts';
 export { createChatModel } from './create-chat-model.ts';
 export { decodeChunks } from './decode-chunks.ts';
-export { base64Of, inlineMedia, sniffImageType, urlOf } from './inline-media.ts';
+export { base64Of } from '../../core/base64.ts';
+export { inlineMedia, sniffImageType, urlOf } from './inline-media.ts';
 export { mapChunks } from './map-chunks.ts';
 export { parseEventJson } from './parse-event-json.ts';
 export { DEFAULT_IDLE_TIMEOUT_MS, env, type ProviderOptions, trimSlash } from './provider-options.ts';

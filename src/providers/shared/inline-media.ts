@@ -1,3 +1,5 @@
+import { base64Of } from '../../core/base64.ts';
+
 /** The media type of base64 image data, from its first bytes; PNG when unrecognised. */
 export function sniffImageType(base64: string): string {
   if (base64.startsWith('/9j/')) return 'image/jpeg';
@@ -7,21 +9,6 @@ export function sniffImageType(base64: string): string {
 }
 
 const DATA_URL = /^data:([^;,]*)(?:;[^,]*)?,/;
-// Below the engines' argument-count limit for String.fromCharCode(...chunk).
-const CHUNK = 0x8000;
-
-/**
- * Base64 text of a part's `data`: bytes are encoded, a string is taken to be base64 already.
- * @example base64Of(new Uint8Array([104, 105])) // → 'aGk='
- */
-export function base64Of(data: string | Uint8Array): string {
-  if (typeof data === 'string') return data;
-  let binary = '';
-  for (let i = 0; i < data.length; i += CHUNK) {
-    binary += String.fromCharCode(...data.subarray(i, i + CHUNK));
-  }
-  return btoa(binary);
-}
 
 /** A part's `url` as text (`URL` objects by their `href`), or `undefined`. */
 export function urlOf(url: string | URL | undefined): string | undefined {

@@ -1,5 +1,6 @@
 import type { Actor } from '../../security/index.ts';
 import { capText } from '../cap-text.ts';
+import { contentSummary } from '../content-summary.ts';
 import type { SettledCall } from '../invoke/settled-call.ts';
 import { oneLine } from '../one-line.ts';
 import type { ToolCallOutcomeRecord } from './tool-invocation-store.ts';
@@ -34,8 +35,11 @@ async function payload(
   if (tool.persist) return status === 'ok' ? persisted({ ...settled, tool, invocation }) : {};
   const args = invocation.arguments;
   if (status !== 'ok') return { data: { arguments: args } };
-  // A result too large for the model is kept as the capped text, not in full.
-  const capped = settled.text === undefined ? undefined : capText(settled.text, maxResultBytes);
+  // A result too large for the model is kept as the capped text, not in full; media as a summary.
+  const content = settled.content;
+  if (content !== undefined && typeof content !== 'string')
+    return { data: { arguments: args, result: capText(contentSummary(content), maxResultBytes).text } };
+  const capped = content === undefined ? undefined : capText(content, maxResultBytes);
   return { data: { arguments: args, result: capped?.truncated ? capped.text : settled.result } };
 }
 

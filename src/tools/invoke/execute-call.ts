@@ -1,6 +1,6 @@
 import { ToolExecutionError } from '../../core/index.ts';
 import { cancelledCall } from './check-cancelled.ts';
-import { resultText } from './model-content.ts';
+import { resultContent } from './model-content.ts';
 import type { InvokeEnvironment } from './invoke-environment.ts';
 import { runExecute } from './run-execute.ts';
 import type { SettledCall } from './settled-call.ts';
@@ -24,12 +24,17 @@ export async function executeCall(env: InvokeEnvironment, valid: ValidCall): Pro
   switch (ended.type) {
     case 'value':
       try {
-        return { ...base, status: 'ok', result: ended.value, text: resultText(ended.value) };
+        return { ...base, status: 'ok', result: ended.value, content: resultContent(tool, ended.value) };
       } catch (cause) {
         return {
           ...base,
           status: 'error',
-          error: { message: `The result of ${tool.name} is not JSON`, cause },
+          error: {
+            message: tool.toModelContent
+              ? `The toModelContent of ${tool.name} failed`
+              : `The result of ${tool.name} is not JSON`,
+            cause,
+          },
         };
       }
     case 'failed': {

@@ -1,5 +1,5 @@
 import { outcomeRecord } from '../audit/outcome-record.ts';
-import { capText } from '../cap-text.ts';
+import { capContent } from '../cap-content.ts';
 import type { InvokeOptions } from '../invoke-options.ts';
 import type { ToolOutcome } from '../tool-outcome.ts';
 import { filterContent } from './filter-content.ts';
@@ -8,7 +8,7 @@ import { modelContent } from './model-content.ts';
 import type { SettledCall } from './settled-call.ts';
 
 /**
- * The last steps of a call: the model's text (`modelContent`), the content filter, the cap at
+ * The last steps of a call: what the model sees (`modelContent`), the content filter, the cap at
  * `maxResultBytes`, the `outcome` audit record (durable before the outcome is returned: a store
  * failure rejects, no result is used unaudited), then the `ToolOutcome`.
  */
@@ -18,8 +18,8 @@ export async function settleOutcome(
   call: SettledCall,
   started: { time: string; at: number },
 ): Promise<ToolOutcome> {
-  const { settled, text } = await filterContent(env, options, call, modelContent(call));
-  const capped = capText(text, env.maxResultBytes);
+  const { settled, content } = await filterContent(env, options, call, modelContent(call));
+  const capped = capContent(content, env.maxResultBytes);
   const durationMs = Math.round((performance.now() - started.at) * 100) / 100;
   const timing = { time: started.time, durationMs };
   if (env.audit)
@@ -31,7 +31,7 @@ export async function settleOutcome(
     name: settled.tool?.name ?? settled.call.name,
     ...(status === 'ok' ? { result: settled.result } : {}),
     ...(error ? { error } : {}),
-    content: capped.text,
+    content: capped.content,
     ...(capped.truncated ? { truncated: true } : {}),
     durationMs,
   };

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../core/index.ts';
+import type { ContentPart, ToolCall } from '../../core/index.ts';
 import type { AnyTool, ToolInvocation } from '../tool.ts';
 import type { ToolOutcomeError, ToolOutcomeStatus } from '../tool-outcome.ts';
 
@@ -10,8 +10,8 @@ export interface SettledCall {
   /** Set once the arguments were valid. */
   invocation?: ToolInvocation;
   result?: unknown;
-  /** The result's text for the model, before the content filter and the cap. */
-  text?: string;
+  /** What the model sees of the result, before the content filter and the cap. */
+  content?: string | readonly ContentPart[];
   error?: ToolOutcomeError;
   /** What the model sees instead of `error.message`, when that may hold internals. */
   modelMessage?: string;

@@ -157,7 +157,9 @@ describe('toAnthropicRequest', () => {
   it('refuses files Anthropic cannot read and images without a source, with a typed error', () => {
     const badFile = () => build({ messages: [user([{ type: 'file', data: 'AA', mediaType: 'audio/wav' }])] });
     expect(badFile).toThrow(RxAgentError);
-    expect(badFile).toThrow(expect.objectContaining({ code: 'unsupported_content' }));
+    expect(badFile).toThrow(
+      expect.objectContaining({ code: 'invalid_request', name: 'InvalidRequestError' }),
+    );
     expect(() => build({ messages: [user([{ type: 'image' }])] })).toThrow(/url or data/);
   });
 

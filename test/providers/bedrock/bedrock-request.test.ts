@@ -70,7 +70,7 @@ describe('buildConverseRequest', () => {
     ];
     for (const m of cases) {
       expect(() => buildConverseRequest({ messages: [m] })).toThrow(
-        expect.objectContaining({ code: 'unsupported_content' }),
+        expect.objectContaining({ code: 'invalid_request', name: 'InvalidRequestError' }),
       );
     }
   });
@@ -216,5 +216,18 @@ describe('bedrock model families', () => {
     expect(bedrockCapabilities('mistral.mistral-7b-instruct-v0:2')).toMatchObject({ tools: false });
     expect(bedrockCapabilities('us.deepseek.r1-v1:0')).toMatchObject({ tools: false, reasoning: true });
     expect(bedrockCapabilities('cohere.command-r-plus-v1:0')).toMatchObject({ tools: true, vision: false });
+  });
+
+  it('sends a tool-loop request without thinking when its tool turn has no reasoning block (after a fallback)', () => {
+    const thinking = { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } };
+    const history = [
+      user('Weather in Oslo?'),
+      assistant('', [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }]),
+      toolMessage('call_1', '{"tempC":4}'),
+    ];
+    const adapted = buildConverseRequest({ messages: history, tools: [tool] }, thinking);
+    expect(adapted.additionalModelRequestFields).toBeUndefined();
+    const fresh = buildConverseRequest({ messages: history.slice(0, 1), tools: [tool] }, thinking);
+    expect(fresh.additionalModelRequestFields).toEqual(thinking.additionalModelRequestFields);
   });
 });

@@ -72,7 +72,7 @@ describe('buildOllamaRequest', () => {
   it('refuses remote image URLs and file parts with a typed error', () => {
     expect(() =>
       buildOllamaRequest('m', { messages: [user([{ type: 'image', url: 'https://x/cat.png' }])] }),
-    ).toThrow(expect.objectContaining({ code: 'unsupported_content' }));
+    ).toThrow(expect.objectContaining({ code: 'invalid_request', name: 'InvalidRequestError' }));
     try {
       buildOllamaRequest('m', {
         messages: [user([{ type: 'file', data: 'JVBE', mediaType: 'application/pdf' }])],

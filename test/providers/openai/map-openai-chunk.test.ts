@@ -34,10 +34,11 @@ describe('mapOpenAIChunk', () => {
     ]);
   });
 
-  it('content of another shape (parts arrays) is ignored, not stringified', () => {
+  it('content parts arrays become text and reasoning; other shapes are ignored, not stringified', () => {
     expect(
       mapOpenAIChunk(delta({ content: [{ type: 'text', text: 'x' }], reasoning: { text: 'y' } }), state()),
-    ).toEqual([]);
+    ).toEqual([{ type: 'text-delta', text: 'x' }]);
+    expect(mapOpenAIChunk(delta({ content: [{ type: 'image_url' }, 7] as never }), state())).toEqual([]);
   });
 
   it('tool-call fragments keyed by index; a missing index is the position; legacy function_call', () => {

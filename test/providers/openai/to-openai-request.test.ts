@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, type ContentPart, message, system, toolMessage, user } from '../../../src/index.ts';
+import {
+  assistant,
+  type ContentPart,
+  InvalidRequestError,
+  message,
+  system,
+  toolMessage,
+  user,
+} from '../../../src/index.ts';
 import { toOpenAIContentPart, toOpenAIMessage } from '../../../src/providers/openai/to-openai-messages.ts';
 import {
   type OpenAIRequestOptions,
@@ -118,8 +126,8 @@ describe('toOpenAIRequest', () => {
   });
 
   it('unknown roles and parts are refused', () => {
-    expect(() => toOpenAIMessage({ role: 'narrator', content: '' } as never)).toThrow(TypeError);
-    expect(() => toOpenAIContentPart({ type: 'video' } as never)).toThrow(TypeError);
+    expect(() => toOpenAIMessage({ role: 'narrator', content: '' } as never)).toThrow(InvalidRequestError);
+    expect(() => toOpenAIContentPart({ type: 'video' } as never)).toThrow(InvalidRequestError);
   });
 
   it('tools, tool choice (incl. a named function), temperature, stop, max tokens', () => {
