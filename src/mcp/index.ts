@@ -30,4 +30,5 @@ export {
 export type { McpListNotifier } from './list-notifier.ts';
 export { type McpConfig, type McpServerConfig, parseMcpConfig } from './mcp-config.ts';
 export { McpHub, type McpHubOptions } from './mcp-hub.ts';
+export { McpToolNameCollisionError } from './mcp-tool-name-collision-error.ts';
 export { prefixedToolName } from './prefixed-tool-name.ts';
