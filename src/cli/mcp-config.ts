@@ -31,7 +31,8 @@ export async function connectMcpConfig(
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new CliError(
-      `cannot read MCP config ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      // JSON.parse quotes the text it failed on, newlines included: the message stays on one line.
+      `cannot read MCP config ${file}: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}`,
     );
   }
   const servers: unknown =

@@ -28,7 +28,12 @@ export {
   serveMcp,
 } from './serve-mcp.ts';
 export type { McpListNotifier } from './list-notifier.ts';
-export { type McpConfig, type McpServerConfig, parseMcpConfig } from './mcp-config.ts';
+export {
+  type McpConfig,
+  type McpServerConfig,
+  parseMcpConfig,
+  type ParseMcpConfigOptions,
+} from './mcp-config.ts';
 export { McpHub, type McpHubOptions } from './mcp-hub.ts';
 export { McpToolNameCollisionError } from './mcp-tool-name-collision-error.ts';
 export { prefixedToolName } from './prefixed-tool-name.ts';
