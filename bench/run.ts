@@ -192,6 +192,10 @@ const extras = [
   { file: 'stores.ts', title: 'session append throughput per store (bench/stores.ts)' },
   { file: 'agent.ts', title: 'agent loop vs AI SDK streamText + stopWhen (bench/agent.ts)' },
   { file: 'mcp.ts', title: 'MCP tool-call round trips, connectMcp vs the SDK Client (bench/mcp.ts)' },
+  {
+    file: 'mcp-faults.ts',
+    title: 'MCP fault run: crashing, hanging, garbage, slow servers (bench/mcp-faults.ts)',
+  },
 ];
 for (const { file, title } of extras) {
   const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
