@@ -10,7 +10,7 @@ import type { ToolSpec } from '../core/index.ts';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Actor } from '../security/index.ts';
 import { contentSummary } from '../tools/content-summary.ts';
-import type { JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
+import type { InvokeOptions, JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
 import { actorOf } from './served-actor.ts';
 
 /**
@@ -55,14 +55,53 @@ function progressFields(
 }
 
 function toResult(outcome: ToolOutcome): CallToolResult {
+  const { result } = outcome;
+  // An object result is also the structured content a client can read without parsing the text.
+  const structured =
+    outcome.status === 'ok' && typeof result === 'object' && result !== null && !Array.isArray(result);
   return {
     content: [{ type: 'text', text: contentSummary(outcome.content) }],
+    ...(structured ? { structuredContent: result as Record<string, unknown> } : {}),
     isError: outcome.status !== 'ok',
   };
 }
 
+/**
+ * Approval of a `needsApproval` call by the person behind the client, through MCP elicitation,
+ * when the client offers it (2025 era; a 2026 client is not asked this way and the call is
+ * rejected). `undefined` when the client cannot be asked.
+ */
+function elicitedApproval(ctx: ServerContext, server: McpServer): InvokeOptions['approve'] {
+  if (server.server.getClientCapabilities()?.elicitation === undefined) return undefined;
+  return async ({ toolCall, signal }) => {
+    const reply = await ctx.mcpReq.elicitInput(
+      {
+        mode: 'form',
+        message: `Allow ${toolCall.name}(${JSON.stringify(toolCall.arguments)})?`,
+        requestedSchema: {
+          type: 'object',
+          properties: { approve: { type: 'boolean', title: `Run ${toolCall.name}` } },
+          required: ['approve'],
+        },
+      },
+      { signal },
+    );
+    return reply.action === 'accept' && reply.content?.approve === true;
+  };
+}
+
+function approval(ctx: ServerContext, server: McpServer): Pick<InvokeOptions, 'approve'> {
+  const approve = elicitedApproval(ctx, server);
+  return approve ? { approve } : {};
+}
+
 /** Runs one served call through the registry: progress notifications, then the result. */
-function callHandler(registry: ToolRegistry, name: string, fallbackActor: Actor | undefined) {
+function callHandler(
+  server: McpServer,
+  registry: ToolRegistry,
+  name: string,
+  fallbackActor: Actor | undefined,
+) {
   return async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
     const progressToken = ctx.mcpReq._meta?.progressToken;
     let step = 0;
@@ -70,7 +109,7 @@ function callHandler(registry: ToolRegistry, name: string, fallbackActor: Actor 
     const events$ = registry.invoke$(
       // A JSON-RPC id is unique only within one session: the audit trail needs one per call.
       { id: `mcp-${randomUUID()}`, name, arguments: (args ?? {}) as Record<string, unknown> },
-      { ...(actor ? { actor } : {}), signal: ctx.mcpReq.signal },
+      { ...(actor ? { actor } : {}), signal: ctx.mcpReq.signal, ...approval(ctx, server) },
     );
     // Progress is sent in order and before the result: each notification waits for the one before.
     let sent = Promise.resolve();
@@ -122,7 +161,7 @@ export function addRegistryTools(
       const registered = server.registerTool(
         spec.name,
         { description: spec.description, inputSchema: advertised(spec.parameters) },
-        callHandler(registry, spec.name, fallbackActor),
+        callHandler(server, registry, spec.name, fallbackActor),
       );
       served.set(spec.name, { registered, listing: listingOf(spec) });
     }
