@@ -5,6 +5,7 @@ import type {
   FetchLike,
   OAuthClientProvider,
 } from '@modelcontextprotocol/client';
+import type { McpOAuthOptions } from './oauth-fetch.ts';
 
 /**
  * Receives what an MCP connection has to say besides protocol: server stderr (debug), restarts and
@@ -84,8 +85,14 @@ export interface McpStdioOptions extends McpCommonOptions {
 export interface McpHttpOptions extends McpCommonOptions {
   url: string | URL;
   headers?: Readonly<Record<string, string>>;
-  /** OAuth (or another scheme) for the SDK's transport. */
+  /** OAuth (or another scheme) for the SDK's transport, with no interactive login (see `oauth`). */
   authProvider?: AuthProvider | OAuthClientProvider;
+  /**
+   * An interactive OAuth login: on a 401 (or a 403 asking for more scope) the library discovers the
+   * authorization server, registers, sends the user to it (`provider.redirectToAuthorization`),
+   * waits for `authorizationCode()`, exchanges the code and retries the request.
+   */
+  oauth?: McpOAuthOptions;
   fetch?: FetchLike;
   /** `auto` tries Streamable HTTP, then legacy SSE. @default 'auto' */
   transport?: 'auto' | 'streamable-http' | 'sse';

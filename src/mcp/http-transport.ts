@@ -5,14 +5,16 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { McpHttpOptions } from './connect-options.ts';
+import { oauthFetch } from './oauth-fetch.ts';
 
 /** The SDK's HTTP client transport of one kind for these options. */
 export function httpTransport(options: McpHttpOptions, kind: 'streamable-http' | 'sse'): Transport {
   const url = new URL(options.url);
+  const fetch = options.oauth ? oauthFetch(options.oauth, url, options.fetch) : options.fetch;
   const common = {
     ...(options.headers ? { requestInit: { headers: { ...options.headers } } } : {}),
-    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.authProvider && !options.oauth ? { authProvider: options.authProvider } : {}),
+    ...(fetch ? { fetch } : {}),
   };
   return kind === 'sse'
     ? new SSEClientTransport(url, common as ConstructorParameters<typeof SSEClientTransport>[1])

@@ -10,6 +10,7 @@ export type {
   McpStdioOptions,
 } from './connect-options.ts';
 export { McpClient, type McpClientStatus } from './mcp-client.ts';
+export type { McpAuthorizationCode, McpOAuthOptions } from './oauth-fetch.ts';
 export { mcpToolAdapter, type McpToolCaller, type McpToolProgress } from './mcp-tool-adapter.ts';
 export type { ContentBlock, McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
 export { StdioProcessTransport, type StdioProcessOptions } from './stdio-process-transport.ts';
