@@ -2,6 +2,7 @@ import {
   Client,
   type ClientOptions,
   type ConnectOptions,
+  type LoggingMessageNotification,
   SdkError,
   SdkErrorCode,
   type Transport,
@@ -21,6 +22,10 @@ export interface McpConnection {
 export interface ConnectionHooks {
   onToolsChanged: () => void;
   onClosed: () => void;
+  /** A subscribed resource changed (`notifications/resources/updated`). */
+  onResourceUpdated?: (uri: string) => void;
+  /** The server logged something (`notifications/message`), at the level set with `logging/setLevel`. */
+  onLog?: (message: LoggingMessageNotification['params']) => void;
 }
 
 /** The longest a stdio server may take to answer (or ignore) `server/discover` before `initialize`. */
@@ -34,6 +39,12 @@ function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks, probeMs: 
     listChanged: { tools: { autoRefresh: false, onChanged: () => hooks.onToolsChanged() } },
   };
   const client = new Client(options.clientInfo ?? { name: 'rxagent', version: '0.1.0' }, clientOptions);
+  client.setNotificationHandler('notifications/resources/updated', (notification) =>
+    hooks.onResourceUpdated?.(notification.params.uri),
+  );
+  client.setNotificationHandler('notifications/message', (notification) =>
+    hooks.onLog?.(notification.params),
+  );
   options.configure?.(client);
   client.onclose = () => hooks.onClosed();
   client.onerror = (error) => options.logger?.warn?.({ server: options.name, error }, error.message);

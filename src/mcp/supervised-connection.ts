@@ -2,7 +2,7 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { McpError } from '../core/index.ts';
 import { type ConnectMcpOptions, isStdioOptions } from './connect-options.ts';
 import { closeConnection } from './close-connection.ts';
-import { type McpConnection, openConnection } from './open-connection.ts';
+import { type ConnectionHooks, type McpConnection, openConnection } from './open-connection.ts';
 import { superviseRestart } from './supervise-restart.ts';
 import { isSessionExpired, toMcpError } from './to-mcp-error.ts';
 
@@ -29,10 +29,23 @@ export class SupervisedConnection {
   /** Crashes since the last successful call: a server that keeps crashing is given up. */
   #crashes = 0;
 
-  constructor(options: ConnectMcpOptions, hooks: { onToolsChanged: () => void; onRestarted: () => void }) {
+  readonly #notifications: Pick<ConnectionHooks, 'onResourceUpdated' | 'onLog'>;
+
+  constructor(
+    options: ConnectMcpOptions,
+    hooks: { onToolsChanged: () => void; onRestarted: () => void } & Pick<
+      ConnectionHooks,
+      'onResourceUpdated' | 'onLog'
+    >,
+  ) {
     this.#options = options;
     this.#onToolsChanged = hooks.onToolsChanged;
     this.#onRestarted = hooks.onRestarted;
+    const { onResourceUpdated, onLog } = hooks;
+    this.#notifications = {
+      ...(onResourceUpdated ? { onResourceUpdated } : {}),
+      ...(onLog ? { onLog } : {}),
+    };
   }
 
   /** Opens the first connection. Rejects with `McpError` (`connect_failed`). */
@@ -151,6 +164,7 @@ export class SupervisedConnection {
     const opening = openConnection(
       this.#options,
       {
+        ...this.#notifications,
         onToolsChanged: () => this.#onToolsChanged(),
         onClosed: () => connection && this.#onClosed(connection),
       },
