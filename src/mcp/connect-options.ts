@@ -5,6 +5,7 @@ import type {
   FetchLike,
   OAuthClientProvider,
 } from '@modelcontextprotocol/client';
+import type { ChatModel } from '../core/index.ts';
 import type { McpOAuthOptions } from './oauth-fetch.ts';
 
 /**
@@ -51,6 +52,11 @@ export interface McpCommonOptions {
   logger?: McpLogger;
   /** What this client offers the server (elicitation, sampling, roots). @default {} */
   capabilities?: ClientCapabilities;
+  /**
+   * Answers the server's `sampling/createMessage` with this model (opt-in: the server may then
+   * spend the host's model, so name one meant for it). Adds the `sampling` capability.
+   */
+  sampling?: ChatModel;
   /**
    * Sets up the SDK's `Client` before each (re)connection: request handlers for the capabilities
    * offered (`elicitation/create`, `sampling/createMessage`, `roots/list`), notification handlers.

@@ -10,6 +10,7 @@ import {
 import { type ConnectMcpOptions, isStdioOptions, type McpStdioOptions } from './connect-options.ts';
 import { connectFailure } from './connect-failure.ts';
 import { httpStatusOf, httpTransport, isLegacySseAnswer } from './http-transport.ts';
+import { answerSampling } from './sampling-handler.ts';
 import { StdioProcessTransport } from './stdio-process-transport.ts';
 
 /** One live session with a server: the SDK's client and the transport it runs on. */
@@ -34,7 +35,9 @@ const STDIO_PROBE_MS = 3_000;
 function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks, probeMs: number): Client {
   const clientOptions: ClientOptions = {
     versionNegotiation: { mode: options.versionNegotiation ?? 'auto', probe: { timeoutMs: probeMs } },
-    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.capabilities || options.sampling
+      ? { capabilities: { ...options.capabilities, ...(options.sampling ? { sampling: {} } : {}) } }
+      : {}),
     // The list is fetched by McpClient itself (all pages, one cache), so the SDK only signals.
     listChanged: { tools: { autoRefresh: false, onChanged: () => hooks.onToolsChanged() } },
   };
@@ -45,6 +48,7 @@ function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks, probeMs: 
   client.setNotificationHandler('notifications/message', (notification) =>
     hooks.onLog?.(notification.params),
   );
+  if (options.sampling) answerSampling(client, options.sampling);
   options.configure?.(client);
   client.onclose = () => hooks.onClosed();
   client.onerror = (error) => options.logger?.warn?.({ server: options.name, error }, error.message);
