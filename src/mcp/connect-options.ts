@@ -6,6 +6,7 @@ import type {
   OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { ChatModel } from '../core/index.ts';
+import type { McpElicitationApprover } from './elicitation-approval.ts';
 import type { McpOAuthOptions } from './oauth-fetch.ts';
 
 /**
@@ -57,6 +58,12 @@ export interface McpCommonOptions {
    * spend the host's model, so name one meant for it). Adds the `sampling` capability.
    */
   sampling?: ChatModel;
+  /**
+   * Answers the server's yes/no elicitations (`elicitation/create` forms of booleans) through the
+   * host's approval channel (opt-in); a form asking for more is declined. Adds the `elicitation`
+   * capability.
+   */
+  elicitation?: McpElicitationApprover;
   /**
    * Sets up the SDK's `Client` before each (re)connection: request handlers for the capabilities
    * offered (`elicitation/create`, `sampling/createMessage`, `roots/list`), notification handlers.

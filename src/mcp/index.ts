@@ -11,6 +11,7 @@ export type {
 } from './connect-options.ts';
 export { McpClient, type McpClientStatus } from './mcp-client.ts';
 export type { McpAuthorizationCode, McpOAuthOptions } from './oauth-fetch.ts';
+export type { McpElicitationApprover } from './elicitation-approval.ts';
 export { mcpToolAdapter, type McpToolCaller, type McpToolProgress } from './mcp-tool-adapter.ts';
 export type { ContentBlock, McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
 export { StdioProcessTransport, type StdioProcessOptions } from './stdio-process-transport.ts';

@@ -10,6 +10,7 @@ import {
 import { type ConnectMcpOptions, isStdioOptions, type McpStdioOptions } from './connect-options.ts';
 import { connectFailure } from './connect-failure.ts';
 import { httpStatusOf, httpTransport, isLegacySseAnswer } from './http-transport.ts';
+import { answerElicitations } from './elicitation-approval.ts';
 import { answerSampling } from './sampling-handler.ts';
 import { StdioProcessTransport } from './stdio-process-transport.ts';
 
@@ -35,9 +36,11 @@ const STDIO_PROBE_MS = 3_000;
 function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks, probeMs: number): Client {
   const clientOptions: ClientOptions = {
     versionNegotiation: { mode: options.versionNegotiation ?? 'auto', probe: { timeoutMs: probeMs } },
-    ...(options.capabilities || options.sampling
-      ? { capabilities: { ...options.capabilities, ...(options.sampling ? { sampling: {} } : {}) } }
-      : {}),
+    capabilities: {
+      ...options.capabilities,
+      ...(options.sampling ? { sampling: {} } : {}),
+      ...(options.elicitation ? { elicitation: { form: {} } } : {}),
+    },
     // The list is fetched by McpClient itself (all pages, one cache), so the SDK only signals.
     listChanged: { tools: { autoRefresh: false, onChanged: () => hooks.onToolsChanged() } },
   };
@@ -49,6 +52,7 @@ function newClient(options: ConnectMcpOptions, hooks: ConnectionHooks, probeMs: 
     hooks.onLog?.(notification.params),
   );
   if (options.sampling) answerSampling(client, options.sampling);
+  if (options.elicitation) answerElicitations(client, options.name, options.elicitation);
   options.configure?.(client);
   client.onclose = () => hooks.onClosed();
   client.onerror = (error) => options.logger?.warn?.({ server: options.name, error }, error.message);

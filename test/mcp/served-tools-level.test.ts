@@ -40,6 +40,27 @@ describe('served registry tools at full level (m7)', () => {
     await client.close();
   });
 
+  for (const approved of [true, false]) {
+    it(`connectMcp({ elicitation }) answers it through the approval channel (${String(approved)})`, async () => {
+      const asked: string[] = [];
+      const client = await connectMcp({
+        name: 'host',
+        url: server.url as string,
+        versionNegotiation: 'legacy',
+        elicitation: ({ toolCall }) => {
+          asked.push(`${toolCall.name} ${JSON.stringify(toolCall.arguments)}`);
+          return approved;
+        },
+      });
+      const result = await lastValueFrom(client.callTool('delete_repo', { repo: `via-${String(approved)}` }));
+      await client.close();
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(/^host:elicitation .*delete_repo/);
+      expect(result).toMatchObject({ isError: !approved });
+      expect(deleted.includes(`via-${String(approved)}`)).toBe(approved);
+    });
+  }
+
   for (const answer of ['accept', 'decline'] as const) {
     it(`a needsApproval tool asks a 2025 client through elicitation (${answer})`, async () => {
       const asked: string[] = [];
