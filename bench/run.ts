@@ -225,6 +225,10 @@ const extras = [
   },
   { file: 'agent.ts', title: 'agent loop vs AI SDK streamText + stopWhen (bench/agent.ts)' },
   { file: 'mcp.ts', title: 'MCP tool-call round trips, connectMcp vs the SDK Client (bench/mcp.ts)' },
+  {
+    file: 'mcp-faults.ts',
+    title: 'MCP fault run: crashing, hanging, garbage, slow servers (bench/mcp-faults.ts)',
+  },
 ];
 // BENCH_EXTRAS=0 skips them (e.g. when comparing the HTTP runs alone, round after round).
 for (const { file, title } of process.env.BENCH_EXTRAS === '0' ? [] : extras) {

@@ -8,7 +8,7 @@
 import { lastValueFrom } from 'rxjs';
 import { connectMcp, type McpClient, type McpHttpOptions } from 'rxagent/mcp';
 import { withLocalDiscover } from './conformance/discover-shim.ts';
-import { MemoryOAuthProvider, oauthFetch } from './conformance/oauth-fetch.ts';
+import { MemoryOAuthProvider } from './conformance/memory-oauth-provider.ts';
 
 type Scenario = (url: URL) => Promise<void>;
 
@@ -46,7 +46,9 @@ const listAndCall =
 const withOAuth =
   (provider: MemoryOAuthProvider): Scenario =>
   async (url) => {
-    const client = await connect(url, { fetch: oauthFetch(provider, url), versionNegotiation: 'auto' });
+    // The library's own OAuth login: 401/403, discovery, registration, code exchange, retry.
+    const oauth = { provider, authorizationCode: () => provider.authorizationCode() };
+    const client = await connect(url, { oauth, versionNegotiation: 'auto' });
     await client.listTools();
     await call(client, 'test-tool');
     await client.close();

@@ -8,6 +8,8 @@ export interface CliOptions {
   system: string | undefined;
   baseURL: string | undefined;
   mcpConfig: string | undefined;
+  /** The MCP version negotiation of servers whose config entry does not choose one. */
+  mcpNegotiation: 'auto' | 'legacy' | undefined;
   session: string | undefined;
   demo: boolean;
   help: boolean;
@@ -23,6 +25,10 @@ export const USAGE = `Usage: rxagent chat [options]
                         proxy); a local server needs no key
   --mcp-config <file>   MCP servers whose tools the agent may use:
                         {"mcpServers": {...}}
+  --mcp-negotiation <auto|legacy>
+                        how MCP servers without their own
+                        "versionNegotiation" connect: auto (server/discover,
+                        then initialize) or legacy (initialize only)
   --session <id>        keep the conversation in ~/.rxagent/sessions
                         (RXAGENT_HOME overrides); without it, it lasts as
                         long as the chat
@@ -49,6 +55,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         system: { type: 'string' },
         'base-url': { type: 'string' },
         'mcp-config': { type: 'string' },
+        'mcp-negotiation': { type: 'string' },
         session: { type: 'string' },
         demo: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -62,12 +69,17 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (!values.help && (command !== 'chat' || rest.length > 0)) {
     throw new CliError(`unknown command "${[command, ...rest].join(' ')}" (try: rxagent chat --help)`);
   }
+  const negotiation = values['mcp-negotiation'];
+  if (negotiation !== undefined && negotiation !== 'auto' && negotiation !== 'legacy') {
+    throw new CliError(`--mcp-negotiation must be auto or legacy, not "${negotiation}"`);
+  }
   return {
     provider: values.provider ?? 'openai',
     model: values.model,
     system: values.system,
     baseURL: values['base-url'],
     mcpConfig: values['mcp-config'],
+    mcpNegotiation: negotiation,
     session: values.session,
     demo: values.demo,
     help: values.help,

@@ -24,7 +24,13 @@ async function main(argv: readonly string[]): Promise<number> {
     options.session === undefined ? memorySessionStore() : fileSessionStore({ dir: join(home, 'sessions') });
   const sessionId = options.session ?? `chat-${randomUUID()}`;
   const history = options.session === undefined ? undefined : await sessions.get(options.session);
-  const mcp = options.mcpConfig === undefined ? undefined : await connectMcpConfig(options.mcpConfig);
+  const mcp =
+    options.mcpConfig === undefined
+      ? undefined
+      : await connectMcpConfig(
+          options.mcpConfig,
+          options.mcpNegotiation ? { versionNegotiation: options.mcpNegotiation } : {},
+        );
   try {
     const agent = new Agent({
       model,

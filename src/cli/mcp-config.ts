@@ -18,16 +18,21 @@ export interface McpServers {
 
 /**
  * Reads `{"mcpServers": {"name": {command, args, env} | {url, headers}}}` (the common shape of
- * Claude Desktop, Cursor and VS Code) and connects every server.
+ * Claude Desktop, Cursor and VS Code) and connects every server; `defaults` apply to each server
+ * whose entry does not set them (`--mcp-negotiation`).
  * @throws CliError for an unreadable or malformed file, or a server that cannot be reached
  */
-export async function connectMcpConfig(file: string): Promise<McpServers> {
+export async function connectMcpConfig(
+  file: string,
+  defaults: { versionNegotiation?: 'auto' | 'legacy' } = {},
+): Promise<McpServers> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new CliError(
-      `cannot read MCP config ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      // JSON.parse quotes the text it failed on, newlines included: the message stays on one line.
+      `cannot read MCP config ${file}: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}`,
     );
   }
   const servers: unknown =
@@ -40,7 +45,7 @@ export async function connectMcpConfig(file: string): Promise<McpServers> {
   const close = () => Promise.all(clients.map((client) => client.close())).then(() => undefined);
   try {
     for (const server of options) {
-      const client = await connectMcp(server).catch((error: unknown) => {
+      const client = await connectMcp({ ...defaults, ...server }).catch((error: unknown) => {
         throw new CliError(
           `MCP server "${server.name}" is unreachable: ${error instanceof Error ? error.message : String(error)}`,
         );

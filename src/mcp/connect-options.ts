@@ -5,6 +5,9 @@ import type {
   FetchLike,
   OAuthClientProvider,
 } from '@modelcontextprotocol/client';
+import type { ChatModel } from '../core/index.ts';
+import type { McpElicitationApprover } from './elicitation-approval.ts';
+import type { McpOAuthOptions } from './oauth-fetch.ts';
 
 /**
  * Receives what an MCP connection has to say besides protocol: server stderr (debug), restarts and
@@ -35,17 +38,32 @@ export interface McpCommonOptions {
   /** How this client introduces itself. @default { name: 'rxagent', version: '0.1.0' } */
   clientInfo?: { name: string; version: string };
   /**
-   * `auto` speaks 2026-07-28 to servers that offer it and 2025-11-25 to the others; `legacy` always
-   * uses the 2025 `initialize` handshake. @default 'auto'
+   * `auto` asks the server with `server/discover` first and speaks 2026-07-28 to servers that offer
+   * it, 2025-era `initialize` to the others (a stdio server that ignores the probe gets 3 s, one that
+   * exits on it is started again and sent `initialize` first); `legacy` always uses the 2025
+   * `initialize` handshake. @default 'auto'
    */
   versionNegotiation?: 'auto' | 'legacy';
   /** Time a call may wait with no progress. @default 60_000 */
   timeoutMs?: number;
+  /** Time connecting (start, negotiation, handshake) may take. @default timeoutMs, then 60_000 */
+  connectTimeoutMs?: number;
   /** Time a call may take however much progress it reports. @default 600_000 */
   maxTimeoutMs?: number;
   logger?: McpLogger;
   /** What this client offers the server (elicitation, sampling, roots). @default {} */
   capabilities?: ClientCapabilities;
+  /**
+   * Answers the server's `sampling/createMessage` with this model (opt-in: the server may then
+   * spend the host's model, so name one meant for it). Adds the `sampling` capability.
+   */
+  sampling?: ChatModel;
+  /**
+   * Answers the server's yes/no elicitations (`elicitation/create` forms of booleans) through the
+   * host's approval channel (opt-in); a form asking for more is declined. Adds the `elicitation`
+   * capability.
+   */
+  elicitation?: McpElicitationApprover;
   /**
    * Sets up the SDK's `Client` before each (re)connection: request handlers for the capabilities
    * offered (`elicitation/create`, `sampling/createMessage`, `roots/list`), notification handlers.
@@ -57,10 +75,21 @@ export interface McpCommonOptions {
 export interface McpStdioOptions extends McpCommonOptions {
   command: string;
   args?: readonly string[];
+  /** Variables the server is given, over the host's allowlisted ones (`PATH`, `HOME`, locale, …). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * More of the host's environment: `true` for all of it (API keys and cloud credentials included),
+   * or the names to pass. @default false
+   */
+  inheritEnv?: boolean | readonly string[];
   cwd?: string;
   /** Bytes of stderr kept (see `McpClient.stderr`). @default 65_536 */
   stderrBytes?: number;
+  /**
+   * Bytes one message from the server may take; past it the server is ended (and restarted by the
+   * restart policy). @default 10_485_760 (10 MiB, as the SDK's own stdio transport)
+   */
+  maxMessageBytes?: number;
   /** Restart policy after a crash; `false` leaves a crashed server down. */
   restart?: McpRestartOptions | false;
 }
@@ -69,8 +98,14 @@ export interface McpStdioOptions extends McpCommonOptions {
 export interface McpHttpOptions extends McpCommonOptions {
   url: string | URL;
   headers?: Readonly<Record<string, string>>;
-  /** OAuth (or another scheme) for the SDK's transport. */
+  /** OAuth (or another scheme) for the SDK's transport, with no interactive login (see `oauth`). */
   authProvider?: AuthProvider | OAuthClientProvider;
+  /**
+   * An interactive OAuth login: on a 401 (or a 403 asking for more scope) the library discovers the
+   * authorization server, registers, sends the user to it (`provider.redirectToAuthorization`),
+   * waits for `authorizationCode()`, exchanges the code and retries the request.
+   */
+  oauth?: McpOAuthOptions;
   fetch?: FetchLike;
   /** `auto` tries Streamable HTTP, then legacy SSE. @default 'auto' */
   transport?: 'auto' | 'streamable-http' | 'sse';

@@ -9,12 +9,14 @@ export interface McpListNotifier {
 }
 
 /**
- * One notifier over both eras: each live 2025 connection gets its `list_changed` notification, and
- * the 2026 handler's bus (when there is one) reaches every open `subscriptions/listen` stream.
+ * One notifier over both eras: each live 2025 connection gets its `list_changed` notification (its
+ * tools synced with the registry by `syncTools` first), and the 2026 handler's bus (when there is
+ * one) reaches every open `subscriptions/listen` stream.
  */
 export function listNotifier(
   servers: () => Iterable<McpServer>,
   modern: ServerNotifier | undefined,
+  syncTools: (server: McpServer) => void = () => undefined,
 ): McpListNotifier {
   const each = (send: (server: McpServer) => Promise<void> | void) => {
     for (const server of servers()) {
@@ -25,7 +27,11 @@ export function listNotifier(
   return {
     toolsChanged: () => {
       modern?.toolsChanged();
-      each((server) => server.sendToolListChanged());
+      // A long-lived server instance lists what it registered: bring it up to date first.
+      each((server) => {
+        syncTools(server);
+        return server.sendToolListChanged();
+      });
     },
     promptsChanged: () => {
       modern?.promptsChanged();

@@ -1,11 +1,17 @@
 import type {
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   Implementation,
+  LoggingLevel,
+  LoggingMessageNotification,
   Prompt,
   ReadResourceResult,
   Resource,
+  ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import {
+  Subject,
   BehaviorSubject,
   catchError,
   defer,
@@ -38,6 +44,8 @@ export class McpClient {
   readonly #options: ConnectMcpOptions;
   readonly #tools$ = new BehaviorSubject<McpToolInfo[] | undefined>(undefined);
   readonly #connection: SupervisedConnection;
+  readonly #resourceUpdated$ = new Subject<string>();
+  readonly #logs$ = new Subject<LoggingMessageNotification['params']>();
 
   private constructor(options: ConnectMcpOptions) {
     this.name = options.name;
@@ -45,6 +53,8 @@ export class McpClient {
     this.#connection = new SupervisedConnection(options, {
       onToolsChanged: () => this.#onToolsChanged(),
       onRestarted: () => void this.listTools({ refresh: true }).catch(() => undefined),
+      onResourceUpdated: (uri) => this.#resourceUpdated$.next(uri),
+      onLog: (message) => this.#logs$.next(message),
     });
   }
 
@@ -106,9 +116,10 @@ export class McpClient {
   async listTools(options: { refresh?: boolean } = {}): Promise<McpToolInfo[]> {
     const cached = this.#tools$.value;
     if (cached && !options.refresh) return cached;
-    const { tools } = await this.#connection.request((client) =>
-      client.listTools(undefined, { cacheMode: 'refresh' }),
-    );
+    // A server without tools has none (and the SDK would print so on stdout, breaking a stdio host).
+    const { tools } = this.#offers('tools')
+      ? await this.#connection.request((client) => client.listTools(undefined, { cacheMode: 'refresh' }))
+      : { tools: [] };
     this.#tools$.next(tools);
     return tools;
   }
@@ -153,7 +164,9 @@ export class McpClient {
     return mcpToolAdapters(this, this.#tools$.value ?? [], options.prefix ?? '', this.#options.logger);
   }
 
+  /** Every resource (all pages); none when the server does not offer resources. */
   async listResources(): Promise<Resource[]> {
+    if (!this.#offers('resources')) return [];
     return (await this.#connection.request((client) => client.listResources())).resources;
   }
 
@@ -161,7 +174,9 @@ export class McpClient {
     return this.#connection.request((client) => client.readResource({ uri }));
   }
 
+  /** Every prompt (all pages); none when the server does not offer prompts. */
   async listPrompts(): Promise<Prompt[]> {
+    if (!this.#offers('prompts')) return [];
     return (await this.#connection.request((client) => client.listPrompts())).prompts;
   }
 
@@ -169,10 +184,61 @@ export class McpClient {
     return this.#connection.request((client) => client.getPrompt({ name, arguments: args }));
   }
 
+  /** Every resource template (all pages); none when the server does not offer resources. */
+  async listResourceTemplates(): Promise<ResourceTemplateType[]> {
+    if (!this.#offers('resources')) return [];
+    return (await this.#connection.request((client) => client.listResourceTemplates())).resourceTemplates;
+  }
+
+  /** Asks for `resources/updated` notifications about `uri` (see `resourceUpdated$`). */
+  async subscribeResource(uri: string): Promise<void> {
+    await this.#connection.request((client) => client.subscribeResource({ uri }));
+  }
+
+  async unsubscribeResource(uri: string): Promise<void> {
+    await this.#connection.request((client) => client.unsubscribeResource({ uri }));
+  }
+
+  /** The URIs of subscribed resources as the server says they changed. */
+  get resourceUpdated$(): Observable<string> {
+    return this.#resourceUpdated$.asObservable();
+  }
+
+  /** Completion values for a prompt or resource-template argument. */
+  complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']> {
+    return this.#connection.request((client) => client.complete(params)).then((result) => result.completion);
+  }
+
+  /** The least severe level of log message the server should send (see `logs$`). */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    await this.#connection.request((client) => client.setLoggingLevel(level));
+  }
+
+  /** Log messages the server sends (`notifications/message`). */
+  get logs$(): Observable<LoggingMessageNotification['params']> {
+    return this.#logs$.asObservable();
+  }
+
+  /** Whether the server answers at all; rejects with `McpError` when it does not. */
+  async ping(): Promise<void> {
+    await this.#connection.request((client) => client.ping());
+  }
+
   /** Ends the session and, for stdio, the server's whole process group. */
   async close(): Promise<void> {
     await this.#connection.close();
     this.#tools$.complete();
+    this.#resourceUpdated$.complete();
+    this.#logs$.complete();
+  }
+
+  /**
+   * Whether the server advertised a capability. The SDK answers a list call for one it did not with
+   * an empty list and a `console.debug` line, which lands on stdout: asked here first instead.
+   */
+  #offers(capability: 'tools' | 'resources' | 'prompts'): boolean {
+    const capabilities = this.#connection.current?.client.getServerCapabilities();
+    return capabilities === undefined || capabilities[capability] !== undefined;
   }
 
   #onToolsChanged(): void {

@@ -1,29 +1,49 @@
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
-import { map, type Subscription } from 'rxjs';
+import { map, skip, type Subscription } from 'rxjs';
 import { InvalidRequestError, McpError } from '../core/index.ts';
 import type { AnyTool } from '../tools/index.ts';
-import type { ConnectMcpOptions, McpHttpOptions, McpLogger, McpStdioOptions } from './connect-options.ts';
+import type {
+  ConnectMcpOptions,
+  McpHttpOptions,
+  McpLogger,
+  McpRestartOptions,
+  McpStdioOptions,
+} from './connect-options.ts';
 import { connectMcp } from './connect-mcp.ts';
 import type { McpClient, McpClientStatus } from './mcp-client.ts';
 import { type McpConfig, parseMcpConfig } from './mcp-config.ts';
 import { mcpToolAdapters } from './mcp-tool-adapter.ts';
+import type { McpToolInfo } from './mcp-tool-event.ts';
+import { McpToolNameCollisionError } from './mcp-tool-name-collision-error.ts';
+import { superviseRestart } from './supervise-restart.ts';
 
 /** Options of `McpHub`. */
 export interface McpHubOptions {
   /** Between the server name and the tool name. @default '__' */
   separator?: string;
   logger?: McpLogger;
+  /**
+   * How `fromConfig` keeps trying a server that was down at start-up.
+   * @default { maxRestarts: Infinity, initialDelayMs: 1_000, maxDelayMs: 30_000 }
+   */
+  retry?: McpRestartOptions;
 }
 
+type ServerOptions = Omit<McpStdioOptions, 'name'> | Omit<McpHttpOptions, 'name'>;
+
+/** A connected server, or one still being tried (`client` unset, `status` restarting or failed). */
 interface Member {
-  client: McpClient;
-  subscription: Subscription;
+  client?: McpClient;
+  subscription?: Subscription;
+  status?: McpClientStatus;
+  stopRetry?: () => void;
 }
 
 /**
  * Several MCP servers behind one set of tools, named `server__tool`. An agent extension:
  * `agent.use(hub)` offers every server's current tools; a server that is down answers its calls
  * with an outcome the model reads ("temporarily unavailable"), never a throw, and the others go on.
+ * Two servers whose tools would share a name are refused (`McpToolNameCollisionError`).
  * @example
  * const hub = await McpHub.fromConfig(await readFile('mcp.json', 'utf8'));
  * agent.use(hub);
@@ -36,22 +56,26 @@ export class McpHub {
   readonly #tools = new Map<string, AnyTool[]>();
   readonly #separator: string;
   readonly #logger: McpLogger | undefined;
+  readonly #retry: McpRestartOptions;
 
   constructor(options: McpHubOptions = {}) {
     this.#separator = options.separator ?? '__';
     this.#logger = options.logger;
+    this.#retry = { maxRestarts: Infinity, initialDelayMs: 1_000, maxDelayMs: 30_000, ...options.retry };
   }
 
   /**
    * A hub connected to every server of a `{"mcpServers": {...}}` configuration (object or JSON).
-   * A server that cannot be reached is logged and left out; the others are connected.
+   * A server that cannot be reached yet is listed (`restarting`) and tried again with backoff.
    */
   static async fromConfig(config: McpConfig | string, options: McpHubOptions = {}): Promise<McpHub> {
     const hub = new McpHub(options);
     await Promise.all(
-      parseMcpConfig(config).map((server) =>
-        hub.connect(server.name, server).catch((error: unknown) => {
-          options.logger?.warn?.({ server: server.name, error }, 'MCP server not connected');
+      parseMcpConfig(config).map(({ name, ...server }) =>
+        hub.connect(name, server).catch((error: unknown) => {
+          if (McpToolNameCollisionError.is(error)) throw error;
+          options.logger?.warn?.({ server: name, error }, 'MCP server not connected; retrying');
+          hub.#retryLater(name, server);
         }),
       ),
     );
@@ -59,21 +83,16 @@ export class McpHub {
   }
 
   /** Connects a server under `name` (its tools become `name__tool`). Rejects with `McpError`. */
-  async connect(
-    name: string,
-    options: Omit<McpStdioOptions, 'name'> | Omit<McpHttpOptions, 'name'>,
-  ): Promise<McpClient> {
+  async connect(name: string, options: ServerOptions): Promise<McpClient> {
     if (this.#members.has(name))
       throw new InvalidRequestError(`An MCP server named ${name} is already connected`);
-    const client = await connectMcp({
-      ...(this.#logger ? { logger: this.#logger } : {}),
-      ...options,
-      name,
-    } as ConnectMcpOptions);
-    const subscription = client.tools$
-      .pipe(map((tools) => mcpToolAdapters(client, tools, `${name}${this.#separator}`, this.#logger)))
-      .subscribe((tools) => this.#tools.set(name, tools));
-    this.#members.set(name, { client, subscription });
+    const client = await this.#open(name, options);
+    try {
+      this.#install(name, client, await client.listTools());
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
     return client;
   }
 
@@ -86,19 +105,23 @@ export class McpHub {
     return this.#members.get(name)?.client;
   }
 
-  /** Server names and their status. */
+  /** Server names and their status (one down since start-up is `restarting`, then `failed`). */
   servers(): { name: string; status: McpClientStatus }[] {
-    return [...this.#members].map(([name, { client }]) => ({ name, status: client.status }));
+    return [...this.#members].map(([name, member]) => ({
+      name,
+      status: member.client?.status ?? member.status ?? 'failed',
+    }));
   }
 
-  /** Closes one server and drops its tools; resolves whether it was connected. */
+  /** Closes one server (or stops trying it) and drops its tools; resolves whether it was known. */
   async disconnect(name: string): Promise<boolean> {
     const member = this.#members.get(name);
     if (!member) return false;
     this.#members.delete(name);
     this.#tools.delete(name);
-    member.subscription.unsubscribe();
-    await member.client.close();
+    member.stopRetry?.();
+    member.subscription?.unsubscribe();
+    await member.client?.close();
     return true;
   }
 
@@ -127,6 +150,74 @@ export class McpHub {
     return this.#require(server).getPrompt(name, args);
   }
 
+  #open(name: string, options: ServerOptions): Promise<McpClient> {
+    const logger = this.#logger ? { logger: this.#logger } : {};
+    return connectMcp({ ...logger, ...options, name } as ConnectMcpOptions);
+  }
+
+  /**
+   * Makes `client` the member `name` and follows its tool list. A name another server already
+   * offers refuses the server (its first list, `initial`) or, on a later change, is left out with a
+   * warning.
+   */
+  #install(name: string, client: McpClient, initial: readonly McpToolInfo[]): void {
+    const adapt = (tools: readonly McpToolInfo[], strict: boolean) =>
+      mcpToolAdapters(client, tools, `${name}${this.#separator}`, this.#logger).filter((tool) => {
+        const owner = [...this.#tools].find(
+          ([other, list]) => other !== name && list.some((each) => each.name === tool.name),
+        );
+        if (!owner) return true;
+        const error = new McpToolNameCollisionError(tool.name, [owner[0], name]);
+        if (strict) throw error;
+        this.#logger?.warn?.({ server: name, tool: tool.name, error }, error.message);
+        return false;
+      });
+    this.#tools.set(name, adapt(initial, true));
+    const subscription = client.tools$
+      .pipe(
+        skip(1),
+        map((tools) => adapt(tools, false)),
+      )
+      .subscribe((tools) => this.#tools.set(name, tools));
+    this.#members.set(name, { client, subscription });
+  }
+
+  /** Tries a server that was down at start-up again, with backoff, until it comes up or is dropped. */
+  #retryLater(name: string, options: ServerOptions): void {
+    const member: Member = { status: 'restarting' };
+    this.#members.set(name, member);
+    const stop = superviseRestart(
+      this.#retry,
+      () =>
+        this.#open(name, options).then(async (client) => {
+          // Dropped (disconnect, close) while this attempt was connecting: nobody wants it.
+          if (this.#members.get(name) !== member) {
+            await client.close();
+            throw new McpError(`${name}: no longer wanted`, { server: name, reason: 'unavailable' });
+          }
+          return client;
+        }),
+      {
+        restarted: (client) => {
+          if (this.#members.get(name) !== member) return void client.close();
+          client.listTools().then(
+            (tools) => this.#install(name, client, tools),
+            (error: unknown) => {
+              member.status = 'failed';
+              this.#logger?.warn?.({ server: name, error }, 'MCP server refused');
+              void client.close();
+            },
+          );
+        },
+        gaveUp: (error) => {
+          member.status = 'failed';
+          this.#logger?.warn?.({ server: name, error }, 'MCP server stayed down');
+        },
+      },
+    );
+    member.stopRetry = stop;
+  }
+
   #require(server: string): McpClient {
     const client = this.client(server);
     if (!client) throw new McpError(`No MCP server named ${server}`, { server, reason: 'unavailable' });
@@ -136,6 +227,7 @@ export class McpHub {
   async #each<T>(ask: (client: McpClient) => Promise<T>): Promise<{ server: string; value: T }[]> {
     const settled = await Promise.all(
       [...this.#members].map(async ([server, { client }]) => {
+        if (!client) return [];
         try {
           return [{ server, value: await ask(client) }];
         } catch (error) {

@@ -5,7 +5,8 @@ import type { McpCallOptions } from './call-tool.ts';
 import type { McpLogger } from './connect-options.ts';
 import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
 import { prefixedToolName } from './prefixed-tool-name.ts';
-import { resultForModel } from './result-for-model.ts';
+import { type McpToolResult, resultForModel } from './result-for-model.ts';
+import { contentSummary } from '../tools/content-summary.ts';
 
 /** What an adapter needs of a client. */
 export interface McpToolCaller {
@@ -16,24 +17,36 @@ export interface McpToolCaller {
 /** Progress as a registry's `onProgress` receives it from an MCP tool. */
 export type McpToolProgress = Extract<McpToolEvent, { type: 'progress' }>;
 
-const UNAVAILABLE = new Set(['unavailable', 'disconnected', 'connect_failed']);
+const UNAVAILABLE = new Set(['unavailable', 'connect_failed']);
 
 /**
- * The result value of a call: the model-facing text of the content blocks (and structured content);
- * an `isError` result or an unreachable server becomes a `ToolExecutionError`, whose message the
- * model sees ("temporarily unavailable" rather than a crash).
+ * The result value of a call: its content blocks and structured content (the model is sent them by
+ * `toModelContent`); an `isError` result or an unreachable server becomes a `ToolExecutionError`,
+ * whose message the model sees ("temporarily unavailable" rather than a crash).
  */
 function settle(tool: string) {
-  return map((event: McpToolEvent): McpToolProgress | string => {
+  return map((event: McpToolEvent): McpToolProgress | McpToolResult => {
     if (event.type === 'progress') return event;
-    const text = resultForModel(event);
-    if (event.isError) throw new ToolExecutionError(text, { toolName: tool });
-    return text;
+    if (event.isError)
+      throw new ToolExecutionError(contentSummary(resultForModel(event)), { toolName: tool });
+    return {
+      content: event.content,
+      ...(event.structuredContent !== undefined ? { structuredContent: event.structuredContent } : {}),
+    };
   });
 }
 
 function explain(server: string, tool: string, error: unknown): unknown {
-  if (!McpError.is(error) || !UNAVAILABLE.has(error.reason)) return error;
+  if (!McpError.is(error)) return error;
+  // The call was sent and the server died before answering: it may have acted already, and a
+  // model told to "try again" would repeat a payment or a deletion.
+  if (error.reason === 'disconnected') {
+    return new ToolExecutionError(
+      `The ${server} server stopped while running this call; it may or may not have taken effect. Check before repeating it`,
+      { toolName: tool, cause: error },
+    );
+  }
+  if (!UNAVAILABLE.has(error.reason)) return error;
   return new ToolExecutionError(`The ${server} server is temporarily unavailable; try again later`, {
     toolName: tool,
     cause: error,
@@ -42,7 +55,8 @@ function explain(server: string, tool: string, error: unknown): unknown {
 
 /**
  * Adapts an MCP tool for a `ToolRegistry`: strict local validation of its input schema before any
- * call leaves the process; `execute` returns the call's Observable (progress, then the result text).
+ * call leaves the process; `execute` returns the call's Observable (progress, then the result: its blocks and structured
+ * content, `outcome.result`); the model is sent the blocks, images and audio as media.
  * Throws what `defineTool` throws for a schema that cannot be made strict.
  */
 export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = info.name): AnyTool {
@@ -52,6 +66,10 @@ export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = 
     description: info.description ?? info.title ?? info.name,
     input: info.inputSchema as JsonSchemaObject,
     origin: 'mcp',
+    // The client's own timeouts govern: reset by each progress notification, capped by maxTimeoutMs.
+    timeoutMs: Infinity,
+    // The last value of the call's Observable is its result; the progress values before it are not results.
+    toModelContent: (result) => resultForModel(result as McpToolResult),
     execute: (args, context) =>
       caller.callTool(info.name, args, { signal: context.signal }).pipe(
         settle(info.name),

@@ -1,13 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type {
   CallToolResult,
   McpServer,
+  RegisteredTool,
   ServerContext,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
+import type { ToolSpec } from '../core/index.ts';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Actor } from '../security/index.ts';
 import { contentSummary } from '../tools/content-summary.ts';
-import type { JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
+import type { InvokeOptions, JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
 import { actorOf } from './served-actor.ts';
 
 /**
@@ -52,52 +55,117 @@ function progressFields(
 }
 
 function toResult(outcome: ToolOutcome): CallToolResult {
+  const { result } = outcome;
+  // An object result is also the structured content a client can read without parsing the text.
+  const structured =
+    outcome.status === 'ok' && typeof result === 'object' && result !== null && !Array.isArray(result);
   return {
     content: [{ type: 'text', text: contentSummary(outcome.content) }],
+    ...(structured ? { structuredContent: result as Record<string, unknown> } : {}),
     isError: outcome.status !== 'ok',
   };
 }
 
 /**
+ * Approval of a `needsApproval` call by the person behind the client, through MCP elicitation,
+ * when the client offers it (2025 era; a 2026 client is not asked this way and the call is
+ * rejected). `undefined` when the client cannot be asked.
+ */
+function elicitedApproval(ctx: ServerContext, server: McpServer): InvokeOptions['approve'] {
+  if (server.server.getClientCapabilities()?.elicitation === undefined) return undefined;
+  return async ({ toolCall, signal }) => {
+    const reply = await ctx.mcpReq.elicitInput(
+      {
+        mode: 'form',
+        message: `Allow ${toolCall.name}(${JSON.stringify(toolCall.arguments)})?`,
+        requestedSchema: {
+          type: 'object',
+          properties: { approve: { type: 'boolean', title: `Run ${toolCall.name}` } },
+          required: ['approve'],
+        },
+      },
+      { signal },
+    );
+    return reply.action === 'accept' && reply.content?.approve === true;
+  };
+}
+
+function approval(ctx: ServerContext, server: McpServer): Pick<InvokeOptions, 'approve'> {
+  const approve = elicitedApproval(ctx, server);
+  return approve ? { approve } : {};
+}
+
+/** Runs one served call through the registry: progress notifications, then the result. */
+function callHandler(
+  server: McpServer,
+  registry: ToolRegistry,
+  name: string,
+  fallbackActor: Actor | undefined,
+) {
+  return async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    let step = 0;
+    const actor = actorOf(ctx) ?? fallbackActor;
+    const events$ = registry.invoke$(
+      // A JSON-RPC id is unique only within one session: the audit trail needs one per call.
+      { id: `mcp-${randomUUID()}`, name, arguments: (args ?? {}) as Record<string, unknown> },
+      { ...(actor ? { actor } : {}), signal: ctx.mcpReq.signal, ...approval(ctx, server) },
+    );
+    // Progress is sent in order and before the result: each notification waits for the one before.
+    let sent = Promise.resolve();
+    const last = await lastValueFrom(
+      events$.pipe(
+        tap((event) => {
+          if (event.type !== 'progress' || progressToken === undefined) return;
+          const params = { progressToken, ...progressFields(event.value, ++step) };
+          sent = sent
+            .then(() => ctx.mcpReq.notify({ method: 'notifications/progress', params }))
+            .catch(() => undefined);
+        }),
+      ),
+    );
+    await sent;
+    if (last.type !== 'outcome') throw new Error('the registry ended without an outcome');
+    return toResult(last.outcome);
+  };
+}
+
+/** What a client sees of a tool: a change to any of it means registering it again. */
+const listingOf = (spec: ToolSpec) => JSON.stringify([spec.description, spec.parameters]);
+
+/**
  * Serves every tool the registry offers (its policy's allow/deny applied) on `server`. A call goes
  * through `registry.invoke$`: validation, policy, authorization, audit; the request's cancellation
  * aborts the tool's signal; Observable progress becomes `notifications/progress`; any outcome but
- * `ok` is an `isError` result whose text is the registry's reason.
+ * `ok` is an `isError` result whose text is the registry's reason. Returns `sync`, which makes the
+ * served set match the registry again (tools registered, changed or removed since): a server that
+ * outlives one request (a 2025 session, a stdio connection) is synced before each list change is
+ * announced.
  */
 export function addRegistryTools(
   server: McpServer,
   registry: ToolRegistry,
   fallbackActor: Actor | undefined,
-): void {
-  for (const spec of registry.definitions()) {
-    server.registerTool(
-      spec.name,
-      { description: spec.description, inputSchema: advertised(spec.parameters) },
-      async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
-        const progressToken = ctx.mcpReq._meta?.progressToken;
-        let step = 0;
-        const actor = actorOf(ctx) ?? fallbackActor;
-        const events$ = registry.invoke$(
-          { id: String(ctx.mcpReq.id), name: spec.name, arguments: (args ?? {}) as Record<string, unknown> },
-          { ...(actor ? { actor } : {}), signal: ctx.mcpReq.signal },
-        );
-        // Progress is sent in order and before the result: each notification waits for the one before.
-        let sent = Promise.resolve();
-        const last = await lastValueFrom(
-          events$.pipe(
-            tap((event) => {
-              if (event.type !== 'progress' || progressToken === undefined) return;
-              const params = { progressToken, ...progressFields(event.value, ++step) };
-              sent = sent
-                .then(() => ctx.mcpReq.notify({ method: 'notifications/progress', params }))
-                .catch(() => undefined);
-            }),
-          ),
-        );
-        await sent;
-        if (last.type !== 'outcome') throw new Error('the registry ended without an outcome');
-        return toResult(last.outcome);
-      },
-    );
-  }
+): () => void {
+  const served = new Map<string, { registered: RegisteredTool; listing: string }>();
+  const sync = () => {
+    const specs = new Map(registry.definitions().map((spec) => [spec.name, spec]));
+    for (const [name, { registered, listing }] of served) {
+      const spec = specs.get(name);
+      if (spec && listingOf(spec) === listing) continue;
+      registered.remove();
+      served.delete(name);
+    }
+    for (const spec of specs.values()) {
+      if (served.has(spec.name)) continue;
+      const registered = server.registerTool(
+        spec.name,
+        { description: spec.description, inputSchema: advertised(spec.parameters) },
+        callHandler(server, registry, spec.name, fallbackActor),
+      );
+      served.set(spec.name, { registered, listing: listingOf(spec) });
+    }
+  };
+  sync();
+  return sync;
 }

@@ -1,30 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
-import { McpServer, type McpServerOptions } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Actor } from '../security/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';
-import { type McpAuthenticate, type McpHttpServeOptions, McpHttpServer } from './mcp-http-server.ts';
+import type { McpAuthenticate } from './http-request-view.ts';
+import { listenHttp } from './listen-http.ts';
 import { type McpListNotifier, listNotifier } from './list-notifier.ts';
-import { addRegistryTools } from './registry-tools.ts';
+import { mcpHttpHandler } from './mcp-http-handler.ts';
+import type { McpHttpServeOptions } from './mcp-http-endpoint.ts';
+import type { McpServeAuth } from './protected-resource.ts';
+import { registryServerFactory, type ServeMcpCommonOptions } from './registry-server-factory.ts';
 
-/** Options of every served endpoint. */
-export interface ServeMcpCommonOptions {
-  /** The server's name and version, as clients see them. */
-  name: string;
-  version: string;
-  instructions?: string;
-  /** The actor of calls that carry no authenticated one (stdio, or HTTP without `authenticate`). */
-  actor?: Actor;
-  /** More options of each SDK server instance (capabilities are merged over `tools`). */
-  serverOptions?: McpServerOptions;
-  /**
-   * Adds more to each SDK server instance (resources, prompts, completions) with the SDK's own API;
-   * called once per server instance (per 2025 session, per 2026 request, once for stdio).
-   */
-  configure?: (server: McpServer, context: { era: 'legacy' | 'modern' }) => void;
-  /** Errors of the transport layer (never thrown into the caller). */
-  onError?: (error: Error) => void;
-}
+export type { ServeMcpCommonOptions } from './registry-server-factory.ts';
 
 /** Serve over stdin/stdout. */
 export interface ServeMcpStdioOptions extends ServeMcpCommonOptions {
@@ -40,6 +26,11 @@ export interface ServeMcpHttpOptions extends ServeMcpCommonOptions {
   http: McpHttpServeOptions;
   /** Authenticates every request; its actor is the `actor` of each call, `null` answers 401. */
   authenticate?: McpAuthenticate;
+  /**
+   * MCP authorization: `authenticate` plus the authorization servers clients get tokens from,
+   * served as protected-resource metadata and named in each 401's `resource_metadata`.
+   */
+  auth?: McpServeAuth;
 }
 
 /** What `serveMcp` takes. */
@@ -57,43 +48,43 @@ export interface McpServerHandle {
 /**
  * Serves a `ToolRegistry` over MCP (both 2026-07-28 and 2025-11-25): every call goes through the
  * registry's allow/deny list, strict validation, policy, authorization and audit. HTTP binds
- * 127.0.0.1 by default and checks `Host` and `Origin`.
+ * 127.0.0.1 by default and checks `Host` and `Origin`; `mcpHttpHandler` mounts the same endpoint
+ * on a server of your own.
  * @example
  * const server = await serveMcp(registry, { name: 'tools', version: '1.0.0', http: { port: 0 } });
  * console.log(server.url); // http://127.0.0.1:43817/mcp
  * await server.close();
  */
 export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions): Promise<McpServerHandle> {
-  const onError = options.onError ?? (() => undefined);
-  const { serverOptions = {} } = options;
-  const factory = (era: 'legacy' | 'modern') => {
-    const server = new McpServer(
-      { name: options.name, version: options.version },
-      {
-        ...serverOptions,
-        capabilities: { tools: { listChanged: true }, ...serverOptions.capabilities },
-        ...(options.instructions ? { instructions: options.instructions } : {}),
-      },
-    );
-    addRegistryTools(server, registry, options.actor);
-    options.configure?.(server, { era });
-    return server;
-  };
   if ('transport' in options) {
+    const factory = registryServerFactory(registry, options);
     const live = new Set<McpServer>();
     const transport = new StdioServerTransport(options.stdin, options.stdout);
     const handle = serveStdio(
       (ctx) => {
-        const server = factory(ctx.era);
+        const server = factory.create(ctx.era);
         live.add(server);
         server.server.onclose = () => live.delete(server);
         return server;
       },
-      { transport, onerror: onError },
+      { transport, onerror: options.onError ?? (() => undefined) },
     );
-    return { url: undefined, notify: listNotifier(() => live, undefined), close: () => handle.close() };
+    const notify = listNotifier(() => live, undefined, factory.syncTools);
+    return { url: undefined, notify, close: () => handle.close() };
   }
-  const http = new McpHttpServer(factory, options.http, options.authenticate, onError);
-  const url = await http.listen(options.http.host ?? '127.0.0.1', options.http.port ?? 0);
-  return { url, notify: http.notify, close: () => http.close() };
+  const endpoint = mcpHttpHandler(registry, options);
+  const listener = await listenHttp(
+    (req, res) => void endpoint.handle(req, res),
+    options.http.host ?? '127.0.0.1',
+    options.http.port ?? 0,
+    endpoint.path,
+  );
+  return {
+    url: listener.url,
+    notify: endpoint.notify,
+    close: async () => {
+      await endpoint.close();
+      await listener.close();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { McpError } from '../core/index.ts';
 import { type ConnectMcpOptions, isStdioOptions } from './connect-options.ts';
-import { type McpConnection, openConnection } from './open-connection.ts';
+import { closeConnection } from './close-connection.ts';
+import { type ConnectionHooks, type McpConnection, openConnection } from './open-connection.ts';
 import { superviseRestart } from './supervise-restart.ts';
 import { isSessionExpired, toMcpError } from './to-mcp-error.ts';
 
@@ -21,13 +22,30 @@ export class SupervisedConnection {
   #connection: McpConnection | undefined;
   #reconnecting: Promise<McpConnection> | undefined;
   #stopRestart: (() => void) | undefined;
+  /** Aborted by `close()`: every connect under way (a restart, a re-initialization) gives up. */
+  readonly #closing = new AbortController();
+  /** Connects under way, so that `close()` can wait for them to give up and close what they opened. */
+  readonly #opening = new Set<Promise<McpConnection>>();
   /** Crashes since the last successful call: a server that keeps crashing is given up. */
   #crashes = 0;
 
-  constructor(options: ConnectMcpOptions, hooks: { onToolsChanged: () => void; onRestarted: () => void }) {
+  readonly #notifications: Pick<ConnectionHooks, 'onResourceUpdated' | 'onLog'>;
+
+  constructor(
+    options: ConnectMcpOptions,
+    hooks: { onToolsChanged: () => void; onRestarted: () => void } & Pick<
+      ConnectionHooks,
+      'onResourceUpdated' | 'onLog'
+    >,
+  ) {
     this.#options = options;
     this.#onToolsChanged = hooks.onToolsChanged;
     this.#onRestarted = hooks.onRestarted;
+    const { onResourceUpdated, onLog } = hooks;
+    this.#notifications = {
+      ...(onResourceUpdated ? { onResourceUpdated } : {}),
+      ...(onLog ? { onLog } : {}),
+    };
   }
 
   /** Opens the first connection. Rejects with `McpError` (`connect_failed`). */
@@ -98,11 +116,22 @@ export class SupervisedConnection {
 
   /** Ends the connection (a stdio server's whole process group) and any restart under way. */
   async close(): Promise<void> {
+    if (this.status === 'closed') return;
     this.#status$.next('closed');
     this.#stopRestart?.();
+    this.#closing.abort();
     const connection = this.#connection;
     this.#connection = undefined;
-    await connection?.client.close();
+    await Promise.all([
+      connection && closeConnection(connection),
+      // A connect that finished just as it was abandoned is closed too: nobody will use it.
+      ...[...this.#opening].map((opening) =>
+        opening.then(
+          (opened) => closeConnection(opened),
+          () => undefined,
+        ),
+      ),
+    ]);
     this.#status$.complete();
   }
 
@@ -132,9 +161,18 @@ export class SupervisedConnection {
 
   #open(): Promise<McpConnection> {
     let connection: McpConnection | undefined;
-    return openConnection(this.#options, {
-      onToolsChanged: () => this.#onToolsChanged(),
-      onClosed: () => connection && this.#onClosed(connection),
-    }).then((opened) => (connection = opened));
+    const opening = openConnection(
+      this.#options,
+      {
+        ...this.#notifications,
+        onToolsChanged: () => this.#onToolsChanged(),
+        onClosed: () => connection && this.#onClosed(connection),
+      },
+      this.#closing.signal,
+    ).then((opened) => (connection = opened));
+    this.#opening.add(opening);
+    const settled = () => void this.#opening.delete(opening);
+    opening.then(settled, settled);
+    return opening;
   }
 }

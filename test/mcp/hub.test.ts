@@ -41,13 +41,15 @@ describe('McpHub', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('connects every reachable server and prefixes their tools', () => {
+  it('connects every reachable server and prefixes their tools; one that is down is listed, being retried', () => {
     expect(
       hub
         .servers()
+        .filter((server) => server.status === 'connected')
         .map((server) => server.name)
         .sort(),
     ).toEqual(['everything', 'fs', 'served']);
+    expect(hub.servers().find((server) => server.name === 'broken')?.status).toBe('restarting');
     const names = hub.tools().map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['everything__echo', 'fs__read_text_file', 'served__add']));
     expect(hub.tools()[0]).toBe(hub.tools()[0]);

@@ -50,10 +50,26 @@ try {
     results.push(await suite(['client', '--command', clientCommand, '--requirements', revision]));
   }
   let failed = false;
-  for (const result of results) {
-    console.log(`${result.code === 0 ? 'pass' : 'FAIL'}  ${result.label}`);
-    for (const line of result.summary) console.log(`      ${line}`);
-    failed ||= result.code !== 0;
+  for (const { code, label, summary } of results) {
+    // The suite exits 0 when every scored scenario passes; its ✗ lines are then unscored ones only.
+    const total = summary.find((line) => line.startsWith('Total:')) ?? '';
+    const failing = summary
+      .filter((line) => line.startsWith('✗'))
+      .map((line) =>
+        line
+          .replace(/^✗\s*/, '')
+          .replace(
+            /: (\d+) passed, (\d+) failed$/,
+            (_all, ok: string, bad: string) => ` ${ok}/${Number(ok) + Number(bad)}`,
+          ),
+      );
+    const verdict = code === 0 ? 'pass: every scored scenario passes' : 'FAIL: a scored scenario fails';
+    console.log(`${verdict}  (${label}; checks ${total.replace(/^Total:\s*/, '')})`);
+    if (failing.length > 0) {
+      const what = code === 0 ? 'unscored and failing (not implemented; no effect on the result)' : 'failing';
+      console.log(`      ${what}: ${failing.join(', ')}`);
+    }
+    failed ||= code !== 0;
   }
   process.exitCode = failed ? 1 : 0;
 } finally {
