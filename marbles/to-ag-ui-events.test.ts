@@ -2,7 +2,7 @@ import { EventType } from '@ag-ui/core';
 import { describe, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agent-event.ts';
 import { RxAgentError } from '../src/core/index.ts';
-import { toAgUiEvents } from '../src/http/index.ts';
+import { toAgUiEvents } from '../src/ag-ui/index.ts';
 import { createScheduler } from './support/helpers.ts';
 
 const ids = { threadId: 't', runId: 'r' };

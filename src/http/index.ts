@@ -11,9 +11,6 @@ export { SSE_HEADERS } from './sse-headers.ts';
 export { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 export { type SSEResponseInit, toSSEResponse } from './to-sse-response.ts';
 export { type WriteSSEOptions, writeSSE } from './write-sse.ts';
-export { type AgUiHandlerOptions, agUiHandler } from './ag-ui-handler.ts';
-export { fromAgUiMessages } from './ag-ui-messages.ts';
-export { type AgUiEvent, type ToAgUiEventsOptions, toAgUiEvents } from './to-ag-ui-events.ts';
 export {
   type ToUIMessageStreamOptions,
   toUIMessageStream,

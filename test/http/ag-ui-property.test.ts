@@ -4,7 +4,7 @@ import { concat, from, lastValueFrom, type Observable, of, throwError, toArray }
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
 import { type ChatResponse, RxAgentError, type ToolCall } from '../../src/core/index.ts';
-import { type AgUiEvent, toAgUiEvents } from '../../src/http/index.ts';
+import { type AgUiEvent, toAgUiEvents } from '../../src/ag-ui/index.ts';
 
 type ClientObservable = Parameters<ReturnType<typeof verifyEvents>>[0];
 /** The AG-UI client's own check of the event order; rejects on the first violation. */

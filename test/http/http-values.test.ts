@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ReplayExpiredError, RunNotFoundError, TooManyRunsError } from '../../src/core/index.ts';
 import {
   eventId,
-  fromAgUiMessages,
   isSequencedEvent,
   parseEventId,
   runErrorAnswer,
   runErrorResponse,
   sseFrame,
 } from '../../src/http/index.ts';
+import { fromAgUiMessages } from '../../src/ag-ui/index.ts';
 import { newUserMessages } from '../../src/http/ag-ui-messages.ts';
 
 describe('runErrorAnswer', () => {

@@ -74,6 +74,7 @@ describe('the Web entries load no node: module', () => {
     'rxagent/bedrock',
     'rxagent/testing',
     'rxagent/http',
+    'rxagent/ag-ui',
   ]) {
     it(`${specifier} bundles for the browser`, async () => {
       expect(await bundleForBrowser(specifier)).toBeGreaterThan(0);

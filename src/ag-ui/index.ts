@@ -1,0 +1,3 @@
+export { type AgUiHandlerOptions, agUiHandler } from '../http/ag-ui-handler.ts';
+export { fromAgUiMessages } from '../http/ag-ui-messages.ts';
+export { type AgUiEvent, type ToAgUiEventsOptions, toAgUiEvents } from '../http/to-ag-ui-events.ts';
