@@ -29,10 +29,10 @@ const loaded = new Map<EncodingName, Promise<Encoding | undefined>>();
 function encoding(name: EncodingName): Promise<Encoding | undefined> {
   let promise = loaded.get(name);
   if (!promise) {
-    const module: Promise<Encoding> =
-      name === 'o200k_base'
-        ? import('gpt-tokenizer/encoding/o200k_base')
-        : import('gpt-tokenizer/encoding/cl100k_base');
+    // The specifier is a variable so that bundlers leave it out: an encoding is megabytes, and a
+    // browser bundle of rxagent/openai must not carry it (it counts with the estimate instead).
+    const specifier: string = `gpt-tokenizer/encoding/${name}`;
+    const module = import(/* @vite-ignore */ specifier) as Promise<Encoding>;
     promise = module.catch(() => undefined);
     loaded.set(name, promise);
   }
