@@ -5,6 +5,7 @@ import type { Agent } from '../agent/index.ts';
 import type { Actor } from '../security/index.ts';
 import { agUiFrontend } from './ag-ui-frontend.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
+import { actorThreadSessionId } from './ag-ui-session-id.ts';
 import { AgUiThreads, type AgUiThreadAuthorize, sameThreadActor } from './ag-ui-threads.ts';
 import { publicError } from './public-error.ts';
 import { RunRegistry } from './run-registry.ts';
@@ -24,8 +25,11 @@ export interface AgUiHandlerOptions {
   actor?: (request: Request) => Actor | undefined;
   /** Who may run in or resume a thread. @default sameThreadActor (the thread's first actor) */
   authorize?: AgUiThreadAuthorize;
-  /** The session of a thread, for an agent with sessions. @default the thread id */
-  sessionId?: (input: RunAgentInput, actor: Actor | undefined) => string;
+  /**
+   * The session of a thread, for an agent with sessions.
+   * @default actorThreadSessionId: the thread id without an actor, else one session per actor and thread
+   */
+  sessionId?: (input: RunAgentInput, actor: Actor | undefined) => string | Promise<string>;
   /** Comment heartbeats while idle. @default 15_000 */
   heartbeatMs?: number;
 }
@@ -149,7 +153,8 @@ export function agUiHandler(
       lastEventId = first.batch.lastEventId;
     } else {
       const messages = fromAgUiMessages(input.messages);
-      const sessionId = agent.options.sessions ? (options.sessionId?.(input, actor) ?? threadId) : undefined;
+      const sessionOf = options.sessionId ?? actorThreadSessionId;
+      const sessionId = agent.options.sessions ? await sessionOf(input, actor) : undefined;
       registryRunId = runs.start(
         ({ approve, signal }) =>
           frontend.agent.run(sessionId === undefined ? messages : newUserMessages(messages), {

@@ -12,5 +12,6 @@ export { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 export { type SSEResponseInit, toSSEResponse } from './to-sse-response.ts';
 export { type WriteSSEOptions, writeSSE } from './write-sse.ts';
 export { type AgUiHandlerOptions, agUiHandler } from './ag-ui-handler.ts';
+export { actorThreadSessionId } from './ag-ui-session-id.ts';
 export { fromAgUiMessages } from './ag-ui-messages.ts';
 export { type AgUiEvent, type ToAgUiEventsOptions, toAgUiEvents } from './to-ag-ui-events.ts';
