@@ -80,11 +80,9 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
   const control = redisRunControl(client, keys, { leaseMs, retainMs }, onError);
   // The runs this store writes: their state is refreshed while they run (the writer's lease).
   const leased = new Set<string>();
+  // Renewed whole, not only its expiry: a state Redis lost (a restart) comes back within a lease.
   const refresher = setInterval(() => {
-    if (leased.size === 0) return;
-    const batch = client.multi();
-    for (const runId of leased) batch.pexpire(keys.state(runId), leaseMs);
-    batch.exec().catch(onError);
+    if (leased.size > 0) control.renew(leased);
   }, leaseMs / 3);
   refresher.unref?.();
   const refusal = async (runId: string, afterSeq: number): Promise<Error | undefined> => {
@@ -127,6 +125,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     },
     end(runId, end) {
       leased.delete(runId);
+      control.forget(runId);
       write(runId, '*', 'end', JSON.stringify(endOf(end)), retainMs);
       client.pexpire(keys.state(runId), retainMs).catch(onError);
     },
@@ -220,6 +219,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
       }),
     delete: (runId) => {
       leased.delete(runId);
+      control.forget(runId);
       client.del(key(runId), keys.state(runId)).catch(onError);
     },
     close: async () => {

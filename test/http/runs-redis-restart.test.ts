@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { interval, map } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/agent-event.ts';
+import { RunRegistry } from '../../src/http/index.ts';
+import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
+import { until } from './support/listen.ts';
+
+/** A free port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** A Redis server of this test's own (no persistence: a restart forgets everything, as a cache's does). */
+async function redisServer(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
+  const probe = new Redis({ port, host: '127.0.0.1', retryStrategy: () => 25, maxRetriesPerRequest: null });
+  probe.on('error', () => undefined);
+  await probe.ping(); // answers once the server listens
+  probe.disconnect();
+  return child;
+}
+
+const children: ChildProcess[] = [];
+const stores: RedisRunEventStore[] = [];
+const registries: RunRegistry[] = [];
+afterEach(async () => {
+  for (const runs of registries.splice(0)) runs.close();
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+describe('RunRegistry across app servers when Redis restarts', () => {
+  it('a run still running on server A is known and cancellable from server B again, within a lease, after Redis lost its keys', async () => {
+    const port = await freePort();
+    children.push(await redisServer(port));
+    const url = `redis://127.0.0.1:${port}`;
+    const serverOf = () => {
+      const store = redisRunEventStore({ url, prefix: 'r:', blockMs: 100, leaseMs: 600 });
+      stores.push(store);
+      const runs = new RunRegistry({ eventStore: store, graceMs: 60_000 });
+      registries.push(runs);
+      return runs;
+    };
+    const a = serverOf();
+    const b = serverOf();
+    const { id } = a.start(interval(50).pipe(map((i): AgentEvent => ({ type: 'text-delta', text: `${i}` }))));
+    for (let i = 0; i < 200 && (await b.status(id)) !== 'running'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(b.status(id)).resolves.toBe('running');
+
+    children.shift()?.kill('SIGKILL'); // Redis restarts, empty
+    children.push(await redisServer(port));
+
+    // Within a bound (the lease), server B knows the run again and can stop it.
+    let status: string | null = null;
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (status = await b.status(id).catch(() => null)) !== 'running')
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(status).toBe('running');
+    await expect(b.cancel(id)).resolves.toBe(true);
+    await until(() => a.statusHere(id) === 'cancelled', 5_000);
+  }, 30_000);
+});
