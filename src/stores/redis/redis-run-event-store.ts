@@ -25,7 +25,7 @@ export type RedisRunEventStoreOptions = RedisConnectionOptions & {
   retainMs?: number;
   /** How long a running run's events stay without a new event. @default 86_400_000 */
   idleTtlMs?: number;
-  /** How long one blocking read waits before it asks again. @default 5_000 */
+  /** How long one blocking read waits before it asks again (at most a third of `leaseMs`). @default 5_000 */
   blockMs?: number;
   /**
    * A running run's state lives this long past its writer's last refresh (every third of it); a
@@ -66,11 +66,13 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
   const replayLimit = options.replayLimit ?? 10_000;
   const retainMs = options.retainMs ?? 300_000;
   const idleTtlMs = options.idleTtlMs ?? 86_400_000;
-  const blockMs = options.blockMs ?? 5_000;
+  const leaseMs = options.leaseMs ?? 15_000;
+  // A reader refreshes its watch between blocking reads: a block longer than a third of the lease
+  // would let the watch lapse while it waits, and the writer's server cancel a watched run.
+  const blockMs = Math.max(1, Math.floor(Math.min(options.blockMs ?? 5_000, leaseMs / 3)));
   const onError = options.onError ?? (() => undefined);
   // Names the blocking readers' connections (CLIENT LIST), one per watching client.
   const connectionName = options.readerName ?? 'rxagent-run-reader';
-  const leaseMs = options.leaseMs ?? 15_000;
   const key = (runId: string) => `${prefix}{${runId}}`;
   const keys = {
     state: (runId: string) => `${key(runId)}:state`,
