@@ -2,12 +2,14 @@ import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { concat, finalize, from, map, type Observable, of, tap } from 'rxjs';
 import type { Agent } from '../agent/index.ts';
+import { RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import { agUiFrontend } from './ag-ui-frontend.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
 import { actorThreadSessionId } from './ag-ui-session-id.ts';
 import { AgUiThreads, type AgUiThreadAuthorize, sameThreadActor } from './ag-ui-threads.ts';
 import { publicError } from './public-error.ts';
+import { readJsonBody } from './read-json-body.ts';
 import { RunRegistry } from './run-registry.ts';
 import { type AgUiEvent, toAgUiEvents } from './to-ag-ui-events.ts';
 import { toSSEResponse } from './to-sse-response.ts';
@@ -30,6 +32,8 @@ export interface AgUiHandlerOptions {
    * @default actorThreadSessionId: the thread id without an actor, else one session per actor and thread
    */
   sessionId?: (input: RunAgentInput, actor: Actor | undefined) => string | Promise<string>;
+  /** The largest body read (a `RunAgentInput` carries the whole history); larger is a 413. @default 8_388_608 (8 MiB) */
+  maxBodyBytes?: number;
   /** Comment heartbeats while idle. @default 15_000 */
   heartbeatMs?: number;
 }
@@ -67,6 +71,7 @@ export function agUiHandler(
   options: AgUiHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const pauseMs = options.pauseMs ?? 900_000;
+  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const runs = options.runs ?? new RunRegistry({ graceMs: pauseMs });
   const authorize = options.authorize ?? sameThreadActor;
   const threads = new AgUiThreads();
@@ -89,8 +94,12 @@ export function agUiHandler(
   return async (request) => {
     let input: RunAgentInput;
     try {
-      input = RunAgentInputSchema.parse(await request.json()) as RunAgentInput;
-    } catch {
+      input = RunAgentInputSchema.parse(await readJsonBody(request, maxBodyBytes)) as RunAgentInput;
+    } catch (failure) {
+      if (RxAgentError.is(failure) && failure.code === 'body_too_large') {
+        const { name, code, message } = failure;
+        return Response.json({ error: { name, code, message } }, { status: 413 });
+      }
       const error = {
         name: 'InvalidRunAgentInput',
         code: 'invalid_input',
