@@ -78,4 +78,45 @@ describe('RunRegistry across app servers when Redis restarts', () => {
     await expect(b.cancel(id)).resolves.toBe(true);
     await until(() => a.statusHere(id) === 'cancelled', 5_000);
   }, 30_000);
+
+  it('a Redis that stops answering for a moment does not make server A cancel a run watched from server B', async () => {
+    const port = await freePort();
+    const redis = await redisServer(port);
+    children.push(redis);
+    const serverOf = (graceMs: number) => {
+      // Commands give up fast, so the grace check meets an error while Redis is stalled.
+      const client = new Redis({ port, host: '127.0.0.1', commandTimeout: 200, maxRetriesPerRequest: 1 });
+      client.on('error', () => undefined);
+      const store = redisRunEventStore({ client, prefix: 'w:', blockMs: 100, leaseMs: 3_000 });
+      stores.push(store);
+      const closeStore = store.close.bind(store);
+      store.close = async () => {
+        await closeStore();
+        client.disconnect();
+      };
+      const runs = new RunRegistry({ eventStore: store, graceMs });
+      registries.push(runs);
+      return runs;
+    };
+    const a = serverOf(200);
+    const b = serverOf(60_000);
+    const { id } = a.start(interval(50).pipe(map((i): AgentEvent => ({ type: 'text-delta', text: `${i}` }))));
+    for (let i = 0; i < 200 && (await b.status(id)) !== 'running'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // B watches the whole time, attaching again after an error as fromSSE would.
+    let watching = true;
+    const watch = () => {
+      if (watching) b.attach(id).subscribe({ error: () => setTimeout(watch, 50) });
+    };
+    watch();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(a.statusHere(id)).toBe('running');
+
+    redis.kill('SIGSTOP'); // a stalled Redis: a failover, a long fork, a saturated link
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    redis.kill('SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    watching = false;
+    expect(a.statusHere(id)).toBe('running');
+  }, 30_000);
 });
