@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { interval, map } from 'rxjs';
+import { interval, map, take } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
-import { RunRegistry } from '../../src/http/index.ts';
+import { fromSSE, RunRegistry, writeSSE } from '../../src/http/index.ts';
 import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
-import { until } from './support/listen.ts';
+import { listen, until } from './support/listen.ts';
 
 /** A free port on 127.0.0.1. */
 async function freePort(): Promise<number> {
@@ -118,5 +118,52 @@ describe('RunRegistry across app servers when Redis restarts', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     watching = false;
     expect(a.statusHere(id)).toBe('running');
+  }, 30_000);
+
+  it('a client watching on server B through a Redis restart resumes and reads on, not "the run failed"', async () => {
+    const port = await freePort();
+    children.push(await redisServer(port));
+    const url = `redis://127.0.0.1:${port}`;
+    const storeOf = () => {
+      const store = redisRunEventStore({ url, prefix: 'c:', blockMs: 100, leaseMs: 600 });
+      stores.push(store);
+      return store;
+    };
+    const a = new RunRegistry({ eventStore: storeOf() });
+    const b = new RunRegistry({ eventStore: storeOf() });
+    registries.push(a, b);
+    const server = await listen((req, res) => {
+      const id = (req.url ?? '/').slice(1);
+      writeSSE(b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res, {
+        retryMs: 50,
+        heartbeatMs: 200,
+      });
+    });
+    const { id } = a.start(
+      interval(50).pipe(
+        take(80),
+        map((i): AgentEvent => ({ type: 'text-delta', text: `${i}` })),
+      ),
+    );
+    for (let i = 0; i < 200 && (await b.status(id)) !== 'running'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const seen: string[] = [];
+    const watched = new Promise<unknown>((resolve) => {
+      fromSSE(`${server.url}/${id}`, { retryMs: 50 }).subscribe({
+        next: (event) => {
+          if (event.type === 'text-delta') seen.push(event.text);
+        },
+        error: resolve,
+        complete: () => resolve(undefined),
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    children.shift()?.kill('SIGKILL'); // Redis restarts
+    children.push(await redisServer(port));
+    const error = await watched;
+    await server.close();
+    // The events written before the restart are gone with it: the client may be told so (a typed
+    // resume error), but it is never told that a run that goes on has failed.
+    expect(String(error)).not.toMatch(/RunFailedError|failed/);
   }, 30_000);
 });
