@@ -21,7 +21,10 @@ export interface AgUiHandlerOptions {
    * @default new RunRegistry({ graceMs: 900_000 }) (a person has 15 minutes to decide)
    */
   runs?: RunRegistry;
-  /** How long a paused run waits (its interrupts' `expiresAt`): the registry's `graceMs`. @default 900_000 */
+  /**
+   * How long a paused run waits (its interrupts' `expiresAt`): the graceMs of the registry made here.
+   * @default `runs.graceMs` when `runs` is given, else 900_000
+   */
   pauseMs?: number;
   /** Who asks, from the request (owns the thread and its runs; reaches the tools' policy and audit). */
   actor?: (request: Request) => Actor | undefined;
@@ -70,7 +73,8 @@ export function agUiHandler(
   agent: Agent,
   options: AgUiHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const pauseMs = options.pauseMs ?? 900_000;
+  // A paused run is one nobody watches: it lives the registry's graceMs.
+  const pauseMs = options.pauseMs ?? options.runs?.graceMs ?? 900_000;
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const runs = options.runs ?? new RunRegistry({ graceMs: pauseMs });
   const authorize = options.authorize ?? sameThreadActor;

@@ -101,6 +101,11 @@ export class RunRegistry implements Runs {
     this.#remote = new RemoteRuns(this.#store.control, this.#authorize);
   }
 
+  /** How long a run nobody watches (a paused one included) lives on: its `graceMs`. */
+  get graceMs(): number {
+    return this.#graceMs;
+  }
+
   /**
    * Starts a run: subscribes to its events once and keeps them for attaching.
    * @param events the run's events, or a function making them from the run's id, signal and `approve`
