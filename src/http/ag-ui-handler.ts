@@ -2,11 +2,14 @@ import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { concat, finalize, from, map, type Observable, of, tap } from 'rxjs';
 import type { Agent } from '../agent/index.ts';
+import { RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import { agUiFrontend } from './ag-ui-frontend.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
+import { actorThreadSessionId } from './ag-ui-session-id.ts';
 import { AgUiThreads, type AgUiThreadAuthorize, sameThreadActor } from './ag-ui-threads.ts';
 import { publicError } from './public-error.ts';
+import { readJsonBody } from './read-json-body.ts';
 import { RunRegistry } from './run-registry.ts';
 import { type AgUiEvent, toAgUiEvents } from './to-ag-ui-events.ts';
 import { toSSEResponse } from './to-sse-response.ts';
@@ -18,14 +21,22 @@ export interface AgUiHandlerOptions {
    * @default new RunRegistry({ graceMs: 900_000 }) (a person has 15 minutes to decide)
    */
   runs?: RunRegistry;
-  /** How long a paused run waits (its interrupts' `expiresAt`): the registry's `graceMs`. @default 900_000 */
+  /**
+   * How long a paused run waits (its interrupts' `expiresAt`): the graceMs of the registry made here.
+   * @default `runs.graceMs` when `runs` is given, else 900_000
+   */
   pauseMs?: number;
   /** Who asks, from the request (owns the thread and its runs; reaches the tools' policy and audit). */
   actor?: (request: Request) => Actor | undefined;
   /** Who may run in or resume a thread. @default sameThreadActor (the thread's first actor) */
   authorize?: AgUiThreadAuthorize;
-  /** The session of a thread, for an agent with sessions. @default the thread id */
-  sessionId?: (input: RunAgentInput, actor: Actor | undefined) => string;
+  /**
+   * The session of a thread, for an agent with sessions.
+   * @default actorThreadSessionId: the thread id without an actor, else one session per actor and thread
+   */
+  sessionId?: (input: RunAgentInput, actor: Actor | undefined) => string | Promise<string>;
+  /** The largest body read (a `RunAgentInput` carries the whole history); larger is a 413. @default 8_388_608 (8 MiB) */
+  maxBodyBytes?: number;
   /** Comment heartbeats while idle. @default 15_000 */
   heartbeatMs?: number;
 }
@@ -62,7 +73,9 @@ export function agUiHandler(
   agent: Agent,
   options: AgUiHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const pauseMs = options.pauseMs ?? 900_000;
+  // A paused run is one nobody watches: it lives the registry's graceMs.
+  const pauseMs = options.pauseMs ?? options.runs?.graceMs ?? 900_000;
+  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const runs = options.runs ?? new RunRegistry({ graceMs: pauseMs });
   const authorize = options.authorize ?? sameThreadActor;
   const threads = new AgUiThreads();
@@ -85,8 +98,12 @@ export function agUiHandler(
   return async (request) => {
     let input: RunAgentInput;
     try {
-      input = RunAgentInputSchema.parse(await request.json()) as RunAgentInput;
-    } catch {
+      input = RunAgentInputSchema.parse(await readJsonBody(request, maxBodyBytes)) as RunAgentInput;
+    } catch (failure) {
+      if (RxAgentError.is(failure) && failure.code === 'body_too_large') {
+        const { name, code, message } = failure;
+        return Response.json({ error: { name, code, message } }, { status: 413 });
+      }
       const error = {
         name: 'InvalidRunAgentInput',
         code: 'invalid_input',
@@ -149,7 +166,8 @@ export function agUiHandler(
       lastEventId = first.batch.lastEventId;
     } else {
       const messages = fromAgUiMessages(input.messages);
-      const sessionId = agent.options.sessions ? (options.sessionId?.(input, actor) ?? threadId) : undefined;
+      const sessionOf = options.sessionId ?? actorThreadSessionId;
+      const sessionId = agent.options.sessions ? await sessionOf(input, actor) : undefined;
       registryRunId = runs.start(
         ({ approve, signal }) =>
           frontend.agent.run(sessionId === undefined ? messages : newUserMessages(messages), {

@@ -35,10 +35,14 @@ export class RemoteRuns {
     return ((await this.#control?.state(runId)) ?? null)?.status ?? null;
   }
 
-  /** Whether a reader on any server watches the run (false when that cannot be told). */
+  /**
+   * Whether a reader on any server watches the run. When the store cannot tell (Redis stalled or
+   * restarting), true: a grace stop is a reclaim, not a stop anyone asked for, so it waits for an
+   * answer (the registry asks again after the next `graceMs`).
+   */
   watched$(runId: string): Observable<boolean> {
     const control = this.#control;
-    return control ? from(control.watched(runId)).pipe(catchError(() => of(false))) : of(false);
+    return control ? from(control.watched(runId)).pipe(catchError(() => of(true))) : of(false);
   }
 
   /** @returns whether the run's server was told to stop a run that had not ended */

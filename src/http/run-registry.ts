@@ -101,6 +101,11 @@ export class RunRegistry implements Runs {
     this.#remote = new RemoteRuns(this.#store.control, this.#authorize);
   }
 
+  /** How long a run nobody watches (a paused one included) lives on: its `graceMs`. */
+  get graceMs(): number {
+    return this.#graceMs;
+  }
+
   /**
    * Starts a run: subscribes to its events once and keeps them for attaching.
    * @param events the run's events, or a function making them from the run's id, signal and `approve`
@@ -215,9 +220,8 @@ export class RunRegistry implements Runs {
     const resource = { type: 'run' as const, id: runId, owner: run.owner };
     return whenAuthorized(this.#authorize, options.actor, resource, 'decide', (ok) => {
       if (!ok) throw new RunNotFoundError(runId);
-      if (!run.approvals.decide(toolCallId, decision.approved))
+      if (!this.#decide(run, toolCallId, decision.approved))
         throw new ApprovalNotPendingError(runId, toolCallId);
-      this.#publish(run);
     });
   }
 
@@ -275,11 +279,18 @@ export class RunRegistry implements Runs {
         this.#cancel(run);
         return;
       case 'decide':
-        run.approvals.decide(command.toolCallId, command.approved);
+        this.#decide(run, command.toolCallId, command.approved);
         return;
       default:
         command satisfies never;
     }
+  }
+
+  /** Answers an approval, from here or another server, and tells every server it is no longer pending. */
+  #decide(run: HeldRun, toolCallId: string, approved: boolean): boolean {
+    if (!run.approvals.decide(toolCallId, approved)) return false;
+    this.#publish(run);
+    return true;
   }
 
   #cancel(run: HeldRun): boolean {

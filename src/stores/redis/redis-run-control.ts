@@ -30,8 +30,15 @@ export function redisRunControl(
   keys: RunKeys,
   timings: RunControlTimings,
   onError: (error: unknown) => void,
-): RunControl & { close(): void } {
+): RunControl & { renew(runIds: Iterable<string>): void; forget(runId: string): void; close(): void } {
   let subscriber: Redis | undefined;
+  // The last state written of each run still running here: a renewal writes it whole, so a state
+  // Redis lost (a restart, an eviction) comes back within a lease.
+  const written = new Map<string, SharedRunState>();
+  const write = (runId: string, state: SharedRunState, ttl: number) => {
+    const fields = { status: state.status, pending: JSON.stringify(state.pending), owner: state.owner ?? '' };
+    return client.multi().hset(keys.state(runId), fields).pexpire(keys.state(runId), ttl);
+  };
   const heard = new Map<string, Subject<RunCommand>>();
   const listen = (): Redis => {
     if (subscriber) return subscriber;
@@ -46,13 +53,19 @@ export function redisRunControl(
   };
   return {
     setState(runId, state) {
-      const ttl = ENDED.has(state.status) ? timings.retainMs : timings.leaseMs;
-      const fields = {
-        status: state.status,
-        pending: JSON.stringify(state.pending),
-        owner: state.owner ?? '',
-      };
-      client.multi().hset(keys.state(runId), fields).pexpire(keys.state(runId), ttl).exec().catch(onError);
+      const ended = ENDED.has(state.status);
+      if (ended) written.delete(runId);
+      else written.set(runId, state);
+      write(runId, state, ended ? timings.retainMs : timings.leaseMs)
+        .exec()
+        .catch(onError);
+    },
+    /** Writer side: writes the state of these running runs again, for another lease. */
+    renew(runIds) {
+      for (const runId of runIds) {
+        const state = written.get(runId);
+        if (state) write(runId, state, timings.leaseMs).exec().catch(onError);
+      }
     },
     async state(runId) {
       const fields = await client.hgetall(keys.state(runId));
@@ -88,7 +101,12 @@ export function redisRunControl(
           connection.unsubscribe(channel).catch(() => undefined);
         };
       }),
+    /** Writer side: the run no longer runs here; its state is not renewed. */
+    forget(runId) {
+      written.delete(runId);
+    },
     close() {
+      written.clear();
       subscriber?.disconnect();
     },
   };

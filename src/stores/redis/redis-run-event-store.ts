@@ -25,7 +25,7 @@ export type RedisRunEventStoreOptions = RedisConnectionOptions & {
   retainMs?: number;
   /** How long a running run's events stay without a new event. @default 86_400_000 */
   idleTtlMs?: number;
-  /** How long one blocking read waits before it asks again. @default 5_000 */
+  /** How long one blocking read waits before it asks again (at most a third of `leaseMs`). @default 5_000 */
   blockMs?: number;
   /**
    * A running run's state lives this long past its writer's last refresh (every third of it); a
@@ -66,11 +66,13 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
   const replayLimit = options.replayLimit ?? 10_000;
   const retainMs = options.retainMs ?? 300_000;
   const idleTtlMs = options.idleTtlMs ?? 86_400_000;
-  const blockMs = options.blockMs ?? 5_000;
+  const leaseMs = options.leaseMs ?? 15_000;
+  // A reader refreshes its watch between blocking reads: a block longer than a third of the lease
+  // would let the watch lapse while it waits, and the writer's server cancel a watched run.
+  const blockMs = Math.max(1, Math.floor(Math.min(options.blockMs ?? 5_000, leaseMs / 3)));
   const onError = options.onError ?? (() => undefined);
   // Names the blocking readers' connections (CLIENT LIST), one per watching client.
   const connectionName = options.readerName ?? 'rxagent-run-reader';
-  const leaseMs = options.leaseMs ?? 15_000;
   const key = (runId: string) => `${prefix}{${runId}}`;
   const keys = {
     state: (runId: string) => `${key(runId)}:state`,
@@ -80,11 +82,9 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
   const control = redisRunControl(client, keys, { leaseMs, retainMs }, onError);
   // The runs this store writes: their state is refreshed while they run (the writer's lease).
   const leased = new Set<string>();
+  // Renewed whole, not only its expiry: a state Redis lost (a restart) comes back within a lease.
   const refresher = setInterval(() => {
-    if (leased.size === 0) return;
-    const batch = client.multi();
-    for (const runId of leased) batch.pexpire(keys.state(runId), leaseMs);
-    batch.exec().catch(onError);
+    if (leased.size > 0) control.renew(leased);
   }, leaseMs / 3);
   refresher.unref?.();
   const refusal = async (runId: string, afterSeq: number): Promise<Error | undefined> => {
@@ -127,6 +127,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     },
     end(runId, end) {
       leased.delete(runId);
+      control.forget(runId);
       write(runId, '*', 'end', JSON.stringify(endOf(end)), retainMs);
       client.pexpire(keys.state(runId), retainMs).catch(onError);
     },
@@ -220,6 +221,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
       }),
     delete: (runId) => {
       leased.delete(runId);
+      control.forget(runId);
       client.del(key(runId), keys.state(runId)).catch(onError);
     },
     close: async () => {

@@ -1,0 +1,18 @@
+import type { RunAgentInput } from '@ag-ui/core';
+import type { Actor } from '../security/actor.ts';
+
+/**
+ * The default session of an AG-UI thread: the thread id without an actor; with one, an id made
+ * from the actor's id and the thread id (`t-` and 64 hex digits of their SHA-256), so a thread id
+ * names the session of that actor only. Which actor first used a thread is known only to the
+ * process that served it (a restart, another app server or a full thread table forgets it); the
+ * session id itself never leads another actor to someone else's history.
+ * @example await actorThreadSessionId({ threadId: 'thread-a', ... }, { id: 'alice' }) // 't-5c1e…'
+ */
+export async function actorThreadSessionId(input: RunAgentInput, actor: Actor | undefined): Promise<string> {
+  if (actor === undefined) return input.threadId;
+  // JSON keeps the two ids apart whatever characters they hold.
+  const bytes = new TextEncoder().encode(JSON.stringify([actor.id, input.threadId]));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return `t-${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
