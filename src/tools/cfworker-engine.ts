@@ -1,41 +1,11 @@
-import { type OutputUnit, type Schema, Validator } from '@cfworker/json-schema';
+import { dereference, type OutputUnit, type Schema, Validator } from '@cfworker/json-schema';
 import type { JsonSchemaEngineFactory } from './json-schema-engine.ts';
+import { checkRefsResolve, checkStrictNode } from './cfworker-strict.ts';
 import { linearRegExp } from './linear-regexp.ts';
 import { walkSchema } from './schema-walk.ts';
 import type { ToolIssue } from './tool-issue.ts';
 
 const MAX_ISSUES = 20;
-
-/** Every keyword of draft-07 and 2020-12 (validation, applicators, annotations): others are refused. */
-const KNOWN_KEYWORDS = new Set([
-  ...[
-    '$schema',
-    '$id',
-    '$ref',
-    '$defs',
-    'definitions',
-    '$anchor',
-    '$dynamicRef',
-    '$dynamicAnchor',
-    '$comment',
-  ],
-  ...['$vocabulary', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly'],
-  ...['type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum'],
-  ...['maxLength', 'minLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema'],
-  ...[
-    'items',
-    'prefixItems',
-    'additionalItems',
-    'unevaluatedItems',
-    'contains',
-    'minContains',
-    'maxContains',
-  ],
-  ...['maxItems', 'minItems', 'uniqueItems', 'properties', 'patternProperties', 'additionalProperties'],
-  ...['unevaluatedProperties', 'propertyNames', 'maxProperties', 'minProperties', 'required'],
-  ...['dependentRequired', 'dependentSchemas', 'dependencies', 'allOf', 'anyOf', 'oneOf', 'not'],
-  ...['if', 'then', 'else'],
-]);
 
 /** Wrapper errors that only say a subschema failed; the failing leaf follows them. */
 const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'additionalItems']);
@@ -169,17 +139,19 @@ export const cfworkerEngine: JsonSchemaEngineFactory = (dialect, formats) => {
           `asserting the formats ${custom.join(', ')} needs ajv, which cannot run where code generation is forbidden`,
         );
       const copy = structuredClone(schema);
+      const refs: { node: Record<string, unknown>; pointer: string }[] = [];
       walkSchema(copy, (node, pointer) => {
-        for (const keyword of Object.keys(node)) {
-          if (!KNOWN_KEYWORDS.has(keyword))
-            throw new Error(`strict mode: unknown keyword: "${keyword}" at ${pointer || '/'}`);
-        }
+        checkStrictNode(node, pointer, dialect);
+        if (node.$ref !== undefined) refs.push({ node, pointer });
         // Check each pattern now, as ajv compiles them: one RE2 cannot run refuses the schema.
         if (typeof node.pattern === 'string') linearRegExp(node.pattern, 'u');
         for (const key of Object.keys((node.patternProperties ?? {}) as object)) linearRegExp(key, 'u');
         delete node.format;
       });
-      const validator = new Validator(copy as Schema, dialect === 'draft-07' ? '7' : '2020-12', false);
+      // Draft-07 runs as 2019-09, whose only difference here is that keywords beside a `$ref` apply
+      // (under '7' they are skipped): ajv 8 applies them in every dialect.
+      const validator = new Validator(copy as Schema, dialect === 'draft-07' ? '2019-09' : '2020-12', false);
+      checkRefsResolve(refs, dereference(copy as Schema));
       return {
         validate: (value) => {
           const result = withLinearRegExp(() => validator.validate(value));
