@@ -94,3 +94,25 @@ describe('ajv and the code-free engine give the same verdict', () => {
     expect(await verdict(cfworkerEngine, input, { child: 1 })).toBe('refused');
   });
 });
+
+describe('multipleOf is decimal-exact in both engines', () => {
+  const price = { type: 'object', properties: { price: { type: 'number', multipleOf: 0.01 } } };
+  it.each([
+    ['ajv', ajvEngine],
+    ['cfworker', cfworkerEngine],
+  ] as const)(
+    '%s: 1.15 and 0.3 are multiples of 0.01 (binary floating point says they are not)',
+    async (_name, engine) => {
+      expect(await verdict(engine, price, { price: 1.15 })).toBe('ok');
+      expect(await verdict(engine, price, { price: 0.3 })).toBe('ok');
+      expect(await verdict(engine, price, { price: 1e21 })).toBe('ok');
+      expect(await verdict(engine, price, { price: 1.155 })).toBe('invalid_arguments');
+      const outcome = await registryOf(engine, price).invoke({
+        id: 'c',
+        name: 't',
+        arguments: { price: 0.001 },
+      });
+      expect(outcome.error?.issues).toEqual([{ path: '/price', message: 'must be multiple of 0.01' }]);
+    },
+  );
+});
