@@ -8,7 +8,16 @@ import type { ToolIssue } from './tool-issue.ts';
 const MAX_ISSUES = 20;
 
 /** Wrapper errors that only say a subschema failed; the failing leaf follows them. */
-const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'additionalItems']);
+const WRAPPERS = new Set([
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'allOf',
+  '$ref',
+  'false',
+  'additionalItems',
+]);
 
 /**
  * `RegExp` while a validation runs: the same linear-time RE2 engine ajv is given (`linearRegExp`).
@@ -39,13 +48,17 @@ function withLinearRegExp<T>(run: () => T): T {
 const pathOf = (location: string) => location.replace(/^#/, '');
 const segment = (name: string) => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** The value at a `#/a/b` JSON pointer into `schema`, when there is one. */
-function at(schema: unknown, location: string): unknown {
+/**
+ * The schema value an error's `keywordLocation` (`#/a/b`, segments URI-encoded) points at. A `$ref`
+ * segment continues in the schema it references (found in `lookup`, by its absolute URI).
+ */
+function at(schema: unknown, location: string, lookup: Readonly<Record<string, unknown>>): unknown {
   let node = schema;
   for (const raw of pathOf(location).split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
+    const ref = key === '$ref' ? (node as { __absolute_ref__?: unknown }).__absolute_ref__ : undefined;
+    node = typeof ref === 'string' ? lookup[ref] : (node as Record<string, unknown>)[key];
   }
   return node;
 }
@@ -85,7 +98,7 @@ function ajvMessage(keyword: string, value: unknown): string | undefined {
     case 'maxProperties':
       return `must NOT have more than ${n} properties`;
     case 'pattern':
-      return `must match pattern ${n}`;
+      return `must match pattern "${String(value)}"`;
     case 'uniqueItems':
       return 'must NOT have duplicate items';
     default:
@@ -93,7 +106,7 @@ function ajvMessage(keyword: string, value: unknown): string | undefined {
   }
 }
 
-function issueOf(unit: OutputUnit, schema: unknown): ToolIssue {
+function issueOf(unit: OutputUnit, schema: unknown, lookup: Readonly<Record<string, unknown>>): ToolIssue {
   const path = pathOf(unit.instanceLocation);
   const property = /^Property "(.*)" does not match additional properties schema\.$/s.exec(unit.error);
   if (unit.keyword === 'additionalProperties' && property)
@@ -101,17 +114,21 @@ function issueOf(unit: OutputUnit, schema: unknown): ToolIssue {
   const missing = /required property "(.*)"/s.exec(unit.error);
   if (unit.keyword === 'required' && missing)
     return { path: `${path}/${segment(missing[1]!)}`, message: 'is required' };
-  return { path, message: ajvMessage(unit.keyword, at(schema, unit.keywordLocation)) ?? unit.error };
+  return { path, message: ajvMessage(unit.keyword, at(schema, unit.keywordLocation, lookup)) ?? unit.error };
 }
 
-function issuesOf(errors: readonly OutputUnit[], schema: unknown): ToolIssue[] {
+function issuesOf(
+  errors: readonly OutputUnit[],
+  schema: unknown,
+  lookup: Readonly<Record<string, unknown>>,
+): ToolIssue[] {
   // Wrappers only say that a subschema failed, and the `false` schema an unknown property meets
   // repeats what `additionalProperties` said: the leaves say why (else every error is kept).
   const leaves = errors.filter((error) => !WRAPPERS.has(error.keyword));
   const issues: ToolIssue[] = [];
   const seen = new Set<string>();
   for (const error of leaves.length > 0 ? leaves : errors) {
-    const issue = issueOf(error, schema);
+    const issue = issueOf(error, schema, lookup);
     const key = `${issue.path}\n${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -151,11 +168,12 @@ export const cfworkerEngine: JsonSchemaEngineFactory = (dialect, formats) => {
       // Draft-07 runs as 2019-09, whose only difference here is that keywords beside a `$ref` apply
       // (under '7' they are skipped): ajv 8 applies them in every dialect.
       const validator = new Validator(copy as Schema, dialect === 'draft-07' ? '2019-09' : '2020-12', false);
-      checkRefsResolve(refs, dereference(copy as Schema));
+      const lookup = dereference(copy as Schema);
+      checkRefsResolve(refs, lookup);
       return {
         validate: (value) => {
           const result = withLinearRegExp(() => validator.validate(value));
-          return result.valid ? [] : issuesOf(result.errors, copy);
+          return result.valid ? [] : issuesOf(result.errors, copy, lookup);
         },
         release: () => undefined,
       };

@@ -116,3 +116,40 @@ describe('multipleOf is decimal-exact in both engines', () => {
     },
   );
 });
+
+describe('both engines tell the model the same thing', () => {
+  const cases: [string, JsonSchemaObject, unknown][] = [
+    [
+      'a pattern with a backslash',
+      { type: 'object', properties: { s: { type: 'string', pattern: '^\\w+$' } } },
+      { s: 'é' },
+    ],
+    [
+      'a patternProperties value',
+      { type: 'object', patternProperties: { '^x': { type: 'string' } } },
+      { xa: 1 },
+    ],
+    [
+      'a property behind a $ref',
+      {
+        type: 'object',
+        $defs: { n: { type: 'integer', maximum: 5 } },
+        properties: { n: { $ref: '#/$defs/n' } },
+      },
+      { n: 9 },
+    ],
+  ];
+  it.each(cases)('%s', async (_name, input, args) => {
+    const issuesOf = async (engine: JsonSchemaEngineFactory) =>
+      (
+        await registryOf(engine, structuredClone(input)).invoke({
+          id: 'c',
+          name: 't',
+          arguments: args as Record<string, unknown>,
+        })
+      ).error?.issues;
+    const ajv = await issuesOf(ajvEngine);
+    expect(ajv?.length).toBeGreaterThan(0);
+    expect(await issuesOf(cfworkerEngine)).toEqual(ajv);
+  });
+});
