@@ -1,5 +1,6 @@
 import { Ajv, type Format } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { decimalMultipleOf } from './decimal-multiple.ts';
 import type { JsonSchemaDialect } from './json-schema.ts';
 import { linearRegExp } from './linear-regexp.ts';
 
@@ -29,5 +30,9 @@ export function createAjv(dialect: JsonSchemaDialect, formats: Readonly<Record<s
     formats: { ...formats },
     code: { regExp: linearRegExp },
   } as const;
-  return dialect === 'draft-07' ? new Ajv(options) : new Ajv2020(options);
+  const ajv = dialect === 'draft-07' ? new Ajv(options) : new Ajv2020(options);
+  // multipleOf on decimals, not binary floating point (1.15 is a multiple of 0.01).
+  ajv.removeKeyword('multipleOf');
+  ajv.addKeyword(decimalMultipleOf);
+  return ajv;
 }

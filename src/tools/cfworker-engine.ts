@@ -1,44 +1,23 @@
-import { type OutputUnit, type Schema, Validator } from '@cfworker/json-schema';
+import { dereference, type OutputUnit, type Schema, Validator } from '@cfworker/json-schema';
 import type { JsonSchemaEngineFactory } from './json-schema-engine.ts';
+import { checkRefsResolve, checkStrictNode } from './cfworker-strict.ts';
 import { linearRegExp } from './linear-regexp.ts';
 import { walkSchema } from './schema-walk.ts';
 import type { ToolIssue } from './tool-issue.ts';
 
 const MAX_ISSUES = 20;
 
-/** Every keyword of draft-07 and 2020-12 (validation, applicators, annotations): others are refused. */
-const KNOWN_KEYWORDS = new Set([
-  ...[
-    '$schema',
-    '$id',
-    '$ref',
-    '$defs',
-    'definitions',
-    '$anchor',
-    '$dynamicRef',
-    '$dynamicAnchor',
-    '$comment',
-  ],
-  ...['$vocabulary', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly'],
-  ...['type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum'],
-  ...['maxLength', 'minLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema'],
-  ...[
-    'items',
-    'prefixItems',
-    'additionalItems',
-    'unevaluatedItems',
-    'contains',
-    'minContains',
-    'maxContains',
-  ],
-  ...['maxItems', 'minItems', 'uniqueItems', 'properties', 'patternProperties', 'additionalProperties'],
-  ...['unevaluatedProperties', 'propertyNames', 'maxProperties', 'minProperties', 'required'],
-  ...['dependentRequired', 'dependentSchemas', 'dependencies', 'allOf', 'anyOf', 'oneOf', 'not'],
-  ...['if', 'then', 'else'],
-]);
-
 /** Wrapper errors that only say a subschema failed; the failing leaf follows them. */
-const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'additionalItems']);
+const WRAPPERS = new Set([
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'allOf',
+  '$ref',
+  'false',
+  'additionalItems',
+]);
 
 /**
  * `RegExp` while a validation runs: the same linear-time RE2 engine ajv is given (`linearRegExp`).
@@ -69,13 +48,17 @@ function withLinearRegExp<T>(run: () => T): T {
 const pathOf = (location: string) => location.replace(/^#/, '');
 const segment = (name: string) => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** The value at a `#/a/b` JSON pointer into `schema`, when there is one. */
-function at(schema: unknown, location: string): unknown {
+/**
+ * The schema value an error's `keywordLocation` (`#/a/b`, segments URI-encoded) points at. A `$ref`
+ * segment continues in the schema it references (found in `lookup`, by its absolute URI).
+ */
+function at(schema: unknown, location: string, lookup: Readonly<Record<string, unknown>>): unknown {
   let node = schema;
   for (const raw of pathOf(location).split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
+    const ref = key === '$ref' ? (node as { __absolute_ref__?: unknown }).__absolute_ref__ : undefined;
+    node = typeof ref === 'string' ? lookup[ref] : (node as Record<string, unknown>)[key];
   }
   return node;
 }
@@ -115,7 +98,7 @@ function ajvMessage(keyword: string, value: unknown): string | undefined {
     case 'maxProperties':
       return `must NOT have more than ${n} properties`;
     case 'pattern':
-      return `must match pattern ${n}`;
+      return `must match pattern "${String(value)}"`;
     case 'uniqueItems':
       return 'must NOT have duplicate items';
     default:
@@ -123,7 +106,7 @@ function ajvMessage(keyword: string, value: unknown): string | undefined {
   }
 }
 
-function issueOf(unit: OutputUnit, schema: unknown): ToolIssue {
+function issueOf(unit: OutputUnit, schema: unknown, lookup: Readonly<Record<string, unknown>>): ToolIssue {
   const path = pathOf(unit.instanceLocation);
   const property = /^Property "(.*)" does not match additional properties schema\.$/s.exec(unit.error);
   if (unit.keyword === 'additionalProperties' && property)
@@ -131,17 +114,21 @@ function issueOf(unit: OutputUnit, schema: unknown): ToolIssue {
   const missing = /required property "(.*)"/s.exec(unit.error);
   if (unit.keyword === 'required' && missing)
     return { path: `${path}/${segment(missing[1]!)}`, message: 'is required' };
-  return { path, message: ajvMessage(unit.keyword, at(schema, unit.keywordLocation)) ?? unit.error };
+  return { path, message: ajvMessage(unit.keyword, at(schema, unit.keywordLocation, lookup)) ?? unit.error };
 }
 
-function issuesOf(errors: readonly OutputUnit[], schema: unknown): ToolIssue[] {
+function issuesOf(
+  errors: readonly OutputUnit[],
+  schema: unknown,
+  lookup: Readonly<Record<string, unknown>>,
+): ToolIssue[] {
   // Wrappers only say that a subschema failed, and the `false` schema an unknown property meets
   // repeats what `additionalProperties` said: the leaves say why (else every error is kept).
   const leaves = errors.filter((error) => !WRAPPERS.has(error.keyword));
   const issues: ToolIssue[] = [];
   const seen = new Set<string>();
   for (const error of leaves.length > 0 ? leaves : errors) {
-    const issue = issueOf(error, schema);
+    const issue = issueOf(error, schema, lookup);
     const key = `${issue.path}\n${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -169,21 +156,24 @@ export const cfworkerEngine: JsonSchemaEngineFactory = (dialect, formats) => {
           `asserting the formats ${custom.join(', ')} needs ajv, which cannot run where code generation is forbidden`,
         );
       const copy = structuredClone(schema);
+      const refs: { node: Record<string, unknown>; pointer: string }[] = [];
       walkSchema(copy, (node, pointer) => {
-        for (const keyword of Object.keys(node)) {
-          if (!KNOWN_KEYWORDS.has(keyword))
-            throw new Error(`strict mode: unknown keyword: "${keyword}" at ${pointer || '/'}`);
-        }
+        checkStrictNode(node, pointer, dialect);
+        if (node.$ref !== undefined) refs.push({ node, pointer });
         // Check each pattern now, as ajv compiles them: one RE2 cannot run refuses the schema.
         if (typeof node.pattern === 'string') linearRegExp(node.pattern, 'u');
         for (const key of Object.keys((node.patternProperties ?? {}) as object)) linearRegExp(key, 'u');
         delete node.format;
       });
-      const validator = new Validator(copy as Schema, dialect === 'draft-07' ? '7' : '2020-12', false);
+      // Draft-07 runs as 2019-09, whose only difference here is that keywords beside a `$ref` apply
+      // (under '7' they are skipped): ajv 8 applies them in every dialect.
+      const validator = new Validator(copy as Schema, dialect === 'draft-07' ? '2019-09' : '2020-12', false);
+      const lookup = dereference(copy as Schema);
+      checkRefsResolve(refs, lookup);
       return {
         validate: (value) => {
           const result = withLinearRegExp(() => validator.validate(value));
-          return result.valid ? [] : issuesOf(result.errors, copy);
+          return result.valid ? [] : issuesOf(result.errors, copy, lookup);
         },
         release: () => undefined,
       };

@@ -1,5 +1,5 @@
 import { InvalidRequestError, type Message, textOf } from '../../core/index.ts';
-import type { ToolNameCodec } from '../shared/index.ts';
+import { type ToolNameCodec, wireToolCallId } from '../shared/index.ts';
 import { thinkingBlocksOf } from './anthropic-metadata.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-wire.ts';
 import { toAnthropicContent } from './to-anthropic-content.ts';
@@ -21,7 +21,7 @@ function toolResult(message: Message): AnthropicContentBlock {
   const content = typeof message.content === 'string' ? message.content : toAnthropicContent(message.content);
   return {
     type: 'tool_result',
-    tool_use_id: message.toolCallId,
+    tool_use_id: wireToolCallId(message.toolCallId),
     content,
     ...(message.isError === true ? { is_error: true as const } : {}),
   };
@@ -46,7 +46,7 @@ function assistantBlocks(
   for (const block of toAnthropicContent(message.content)) blocks.push(block);
   for (const call of message.toolCalls ?? []) {
     const name = toolNames ? toolNames.encode(call.name) : call.name;
-    blocks.push({ type: 'tool_use', id: call.id, name, input: call.arguments });
+    blocks.push({ type: 'tool_use', id: wireToolCallId(call.id), name, input: call.arguments });
   }
   return blocks;
 }

@@ -1,5 +1,5 @@
 import { type ContentPart, type Message, InvalidRequestError, type ToolCall } from '../../core/index.ts';
-import { inlineMedia, type ToolNameCodec } from '../shared/index.ts';
+import { inlineMedia, type ToolNameCodec, wireToolCallId } from '../shared/index.ts';
 
 /** A Converse content block, as sent. */
 export type BedrockContentBlock = Record<string, unknown>;
@@ -82,7 +82,7 @@ export function toBedrockMessages(
           [
             {
               toolResult: {
-                toolUseId: message.toolCallId ?? '',
+                toolUseId: wireToolCallId(message.toolCallId ?? ''),
                 content: blocksOf(message.content),
                 ...(message.isError === true ? { status: 'error' } : {}),
               },
@@ -103,7 +103,7 @@ const CACHE_POINT: BedrockContentBlock = Object.freeze({ cachePoint: Object.free
 
 function toolUseBlock(call: ToolCall, toolNames: ToolNameCodec | undefined): BedrockContentBlock {
   const name = toolNames ? toolNames.encode(call.name) : call.name;
-  return { toolUse: { toolUseId: call.id, name, input: call.arguments } };
+  return { toolUse: { toolUseId: wireToolCallId(call.id), name, input: call.arguments } };
 }
 
 function reasoningBlocks(message: Message): BedrockContentBlock[] {

@@ -1,5 +1,5 @@
 import { type ContentPart, InvalidRequestError, type Message, textOf } from '../../core/index.ts';
-import { base64Of, type ToolNameCodec, urlOf } from '../shared/index.ts';
+import { base64Of, inlineMedia, type ToolNameCodec, urlOf } from '../shared/index.ts';
 
 /** One message in OpenAI's Chat Completions format. */
 export type OpenAIMessage =
@@ -42,6 +42,8 @@ const AUDIO_FORMATS: Readonly<Record<string, 'wav' | 'mp3'>> = {
   'audio/mpeg': 'mp3',
 };
 
+const refused = (why: string) => new InvalidRequestError(`openai: ${why}`, { option: 'messages' });
+
 /** `data` (bytes or base64) as a data URL; data that already is one is kept. */
 function dataURL(data: string | Uint8Array, mediaType: string): string {
   const base64 = base64Of(data);
@@ -57,16 +59,21 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
-    case 'image':
-      return {
-        type: 'image_url',
-        image_url: { url: urlOf(part.url) ?? dataURL(part.data ?? '', part.mediaType ?? 'image/png') },
-      };
+    case 'image': {
+      const url =
+        urlOf(part.url) ??
+        (part.data === undefined ? undefined : dataURL(part.data, part.mediaType ?? 'image/png'));
+      if (url === undefined || url === '') throw refused('an image part needs a url or data');
+      return { type: 'image_url', image_url: { url } };
+    }
     case 'file': {
-      const format = AUDIO_FORMATS[part.mediaType];
       const data = base64Of(part.data);
-      if (format !== undefined && !data.startsWith('data:')) {
-        return { type: 'input_audio', input_audio: { data, format } };
+      if (part.mediaType.startsWith('audio/')) {
+        const format = AUDIO_FORMATS[part.mediaType];
+        if (format === undefined)
+          throw refused(`audio goes to OpenAI chat as WAV or MP3 only, not ${part.mediaType}`);
+        // A data URL's header is not part of input_audio's base64.
+        return { type: 'input_audio', input_audio: { data: inlineMedia(part)?.data ?? data, format } };
       }
       return {
         type: 'file',

@@ -23,3 +23,4 @@ export {
   toolNameCodec,
   WIRE_TOOL_NAME,
 } from './tool-name-codec.ts';
+export { wireToolCallId } from './wire-tool-call-id.ts';
