@@ -158,7 +158,7 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
             { sql: `SELECT * FROM ${sessions} WHERE id = ? FOR UPDATE`, timeout },
             [id],
           );
-          const plan = planAppend(rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
+          const plan = planAppend('mysql', rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
           if (plan.restart)
             await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id = ?`, timeout }, [id]);
           if (request.encoded.length > 0) {

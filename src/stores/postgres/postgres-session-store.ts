@@ -142,7 +142,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
           const { rows } = await client.query<HeadRow>(`SELECT * FROM ${sessions} WHERE id = $1 FOR UPDATE`, [
             id,
           ]);
-          const plan = planAppend(rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
+          const plan = planAppend('postgres', rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
           if (plan.restart) await client.query(`DELETE FROM ${messages} WHERE session_id = $1`, [id]);
           if (request.encoded.length > 0)
             await client.query(

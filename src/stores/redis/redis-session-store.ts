@@ -5,6 +5,7 @@ import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessio
 import { decodeStoredMessages } from '../../sessions/message-codec.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
 import { sessionSnapshot } from '../../sessions/session-snapshot.ts';
+import { assertStoredHead } from '../../sessions/stored-head.ts';
 import type { Session, SessionStore } from '../../sessions/session-store.ts';
 import { storeOperation } from '../../sessions/store-operation.ts';
 import { type StoreTimeouts, storeTimeouts } from '../../sessions/store-timeouts.ts';
@@ -87,15 +88,19 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
         [unknown, Record<string, string>],
       ];
       const version = Number(fields.version ?? 0);
-      const updatedAtMs = Number(fields.updatedAtMs);
-      if (version === 0 || isExpired(updatedAtMs, options.ttlMs, now())) return null;
+      if (version === 0) return null;
+      const stored = {
+        version,
+        createdAtMs: Number(fields.createdAtMs),
+        updatedAtMs: Number(fields.updatedAtMs),
+      };
+      assertStoredHead('redis', id, stored);
+      if (isExpired(stored.updatedAtMs, options.ttlMs, now())) return null;
       return sessionSnapshot({
+        ...stored,
         id,
         messages: decodeStoredMessages('redis', id, messages),
         metadata: metadataOf(id, Object.entries(metadata).flat()),
-        version,
-        createdAtMs: Number(fields.createdAtMs),
-        updatedAtMs,
       });
     });
   };
