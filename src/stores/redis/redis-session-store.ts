@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from 'ioredis';
-import { SessionConflictError, SessionCorruptError, SessionStoreError } from '../../core/index.ts';
+import {
+  SessionConflictError,
+  SessionCorruptError,
+  SessionStoreError,
+  TimeoutError,
+} from '../../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
 import { decodeStoredMessages } from '../../sessions/message-codec.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
@@ -126,6 +131,10 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
         request.expectedVersion ?? '',
         at,
         options.ttlMs ?? '',
+        // An append that reaches Redis after its caller was told it failed (the client's command
+        // timeout, `queryTimeoutMs` on a client the store opens) must not land: ioredis resends
+        // commands after a reconnect, timed-out ones too.
+        Date.now() + timeouts.queryTimeoutMs,
         fields.length,
         ...fields.flatMap(([name, value]) =>
           value === undefined ? [name, 'del', ''] : [name, 'set', stringifyTagged(value)],
@@ -147,6 +156,10 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
           number,
         ];
         if (ok === 0) throw new SessionConflictError(id, request.expectedVersion ?? 0, version);
+        if (ok === 2)
+          throw new SessionStoreError('redis', 'append', {
+            cause: new TimeoutError(timeouts.operationTimeoutMs, 'The append reached Redis after its bound'),
+          });
         return appendedSession({
           id,
           metadata: metadataOf(id, metadata),
