@@ -34,7 +34,9 @@ const untraced: TraceScope = { span: undefined, context: undefined, fail: () => 
  * `body` inside a span opened on subscribe and closed on complete, error (status error, exception
  * recorded) or unsubscribe (status error, `error.type` `cancelled`). The span is the active one
  * while `body` is subscribed, so the work it starts (a tool's `execute`, a provider's `fetch`) and
- * the spans that work opens are its children. Without a tracer, `body` as is.
+ * the spans that work opens are its children. What `body` emits is delivered under the context
+ * that was active outside, so the work that follows (the next step, the session append, the
+ * caller's handlers) never runs under a span that has ended. Without a tracer, `body` as is.
  */
 export function traced<T>(
   tracer: AgentTracer | undefined,
@@ -43,7 +45,11 @@ export function traced<T>(
 ): Observable<T> {
   if (!tracer) return body(untraced);
   return new Observable<T>((subscriber) => {
-    const parent = spec.parent ?? activeTraceContext();
+    const outside = activeTraceContext();
+    const parent = spec.parent ?? outside;
+    // Whatever called back from inside the body (a tool's promise, a provider's stream) hands its
+    // values on under the outside context again.
+    const outward = (deliver: () => void) => (outside ? withActiveContext(outside, deliver) : deliver());
     const span = tracer.startSpan(
       spec.name,
       { attributes: spec.attributes, kind: SPAN_KINDS[spec.kind ?? 'internal'] },
@@ -68,17 +74,17 @@ export function traced<T>(
     };
     const subscription = withActiveContext(context, () =>
       body(scope).subscribe({
-        next: (value) => subscriber.next(value),
+        next: (value) => outward(() => subscriber.next(value)),
         error: (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           span.recordException(error instanceof Error ? error : message);
           span.setAttribute('error.type', error instanceof Error ? error.name : 'error');
           end({ code: STATUS_ERROR, message });
-          subscriber.error(error);
+          outward(() => subscriber.error(error));
         },
         complete: () => {
           end(failure ?? { code: STATUS_OK });
-          subscriber.complete();
+          outward(() => subscriber.complete());
         },
       }),
     );

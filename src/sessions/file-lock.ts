@@ -38,7 +38,34 @@ async function readHolder(path: string): Promise<{ holder: Holder; ageMs: number
   }
 }
 
+/** File systems without hard links; there the lock file is created and then written. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/**
+ * Creates `path` holding `content`, or `false` when it exists. The content is written to a
+ * temporary file first and hard-linked into place (`link` fails if `path` exists), so a lock file
+ * is never seen without its holder: a process killed midway leaves at most a temporary file
+ * (`prune` removes it), never an empty lock that reads as a live holder.
+ */
 async function create(path: string, content: string): Promise<boolean> {
+  const temporary = `${path}.${globalThis.crypto.randomUUID()}.tmp`;
+  await nodeFsp().writeFile(temporary, content, { mode: 0o600, flag: 'wx' });
+  try {
+    await nodeFsp().link(temporary, path);
+    return true;
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST') return false;
+    if (code === undefined || !NO_LINKS.has(code)) throw error;
+    return createInPlace(path, content);
+  } finally {
+    await nodeFsp()
+      .unlink(temporary)
+      .catch(() => undefined);
+  }
+}
+
+async function createInPlace(path: string, content: string): Promise<boolean> {
   try {
     const handle = await nodeFsp().open(path, 'wx', 0o600);
     await handle.writeFile(content);

@@ -18,7 +18,7 @@ import { stringifyTagged } from './tagged-json.ts';
 const nodeFsp = () => nodeBuiltin('node:fs/promises', 'fileSessionStore');
 const nodePath = () => nodeBuiltin('node:path', 'fileSessionStore');
 
-async function write(path: string, file: SessionFile): Promise<void> {
+async function write(path: string, file: SessionFile, signal?: AbortSignal): Promise<void> {
   const temporary = `${path}.${globalThis.crypto.randomUUID()}.tmp`;
   const handle = await nodeFsp().open(temporary, 'w', 0o600);
   try {
@@ -26,6 +26,12 @@ async function write(path: string, file: SessionFile): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+  if (signal?.aborted) {
+    await nodeFsp()
+      .unlink(temporary)
+      .catch(() => undefined);
+    signal.throwIfAborted();
   }
   await nodeFsp().rename(temporary, path);
   const directory = await nodeFsp().open(nodePath().dirname(path), 'r');
@@ -40,7 +46,7 @@ async function write(path: string, file: SessionFile): Promise<void> {
  * Appends to a live session file in place: cuts a torn tail, writes the message lines, syncs,
  * writes the head line that commits them, syncs. Reads only the file's tail, so it costs the same
  * at any session length. `null` when the file is missing, expired or in the first format (then
- * `rewrite`). Call it holding the session's lock.
+ * `rewrite`). Writes nothing once `signal` has aborted. Call it holding the session's lock.
  * @throws SessionConflictError, SessionCorruptError
  */
 export async function appendInPlace(
@@ -48,6 +54,7 @@ export async function appendInPlace(
   request: AppendRequest,
   at: number,
   ttlMs: number | undefined,
+  signal?: AbortSignal,
 ): Promise<AppendedSession | null> {
   const handle = await nodeFsp()
     .open(path, 'r+')
@@ -77,10 +84,13 @@ export async function appendInPlace(
       metadata: stringifyTagged(metadata),
       messageCount: head.messageCount + request.encoded.length,
     };
+    signal?.throwIfAborted();
     if (size > tail.committedBytes) await handle.truncate(tail.committedBytes);
     const lines = Buffer.from(request.encoded.map((line) => `${line}\n`).join(''));
     await handle.write(lines, 0, lines.length, tail.committedBytes);
     await handle.sync();
+    // Lines without a head line after them are a torn append: never read, cut by the next one.
+    signal?.throwIfAborted();
     const line = Buffer.from(headLine(next));
     await handle.write(line, 0, line.length, tail.committedBytes + lines.length);
     await handle.sync();
@@ -92,7 +102,8 @@ export async function appendInPlace(
 
 /**
  * Writes a new, expired or first-format session whole: a temporary file, synced, renamed over the
- * session, then the directory synced. Call it holding the session's lock.
+ * session, then the directory synced. Writes nothing once `signal` has aborted. Call it holding the
+ * session's lock.
  * @throws SessionConflictError, SessionCorruptError
  */
 export async function rewrite(
@@ -100,6 +111,7 @@ export async function rewrite(
   request: AppendRequest,
   at: number,
   ttlMs: number | undefined,
+  signal?: AbortSignal,
 ): Promise<AppendedSession> {
   const read = await readSessionFile(path, request.id);
   const current = read && !isExpired(read.updatedAtMs, ttlMs, at) ? read : null;
@@ -120,6 +132,7 @@ export async function rewrite(
     messageCount: messages.length,
     messages,
   };
-  await write(path, next);
+  signal?.throwIfAborted();
+  await write(path, next, signal);
   return appendedSession({ id: request.id, ...next, metadata });
 }

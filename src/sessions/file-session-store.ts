@@ -45,19 +45,24 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   let ready: Promise<unknown> | undefined;
   const pathOf = (id: string) => nodePath().join(dir, `${assertSessionId(id)}.json`);
 
-  const bounded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
+  const bounded = <T>(operation: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> =>
     storeOperation('file', operation, work, timeoutMs);
 
   // One queue per id keeps this process's appends in order and off the lock file's retry loop; a
-  // hung disk call leaves the queue when its operation times out.
-  function exclusive<T>(id: string, operation: string, work: () => Promise<T>): Promise<T> {
+  // hung disk call leaves the queue when its operation times out, and `work` gets the signal that
+  // says so (it must then write nothing: its caller was told it failed).
+  function exclusive<T>(
+    id: string,
+    operation: string,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const run = (queues.get(id) ?? Promise.resolve())
       .catch(() => undefined)
       .then(() =>
-        bounded(operation, async () => {
+        bounded(operation, async (signal) => {
           ready ??= nodeFsp().mkdir(dir, { recursive: true, mode: 0o700 });
           await ready;
-          return withFileLock(`${pathOf(id)}.lock`, lock, work);
+          return withFileLock(`${pathOf(id)}.lock`, lock, () => work(signal));
         }),
       );
     const tail = run.catch(() => undefined);
@@ -82,10 +87,11 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
     append: async (id, messages, appendOptions) => {
       const request = appendRequest(id, messages, appendOptions);
       const path = pathOf(id);
-      return exclusive(id, 'append', async () => {
+      return exclusive(id, 'append', async (signal) => {
         const at = now();
         return (
-          (await appendInPlace(path, request, at, options.ttlMs)) ?? rewrite(path, request, at, options.ttlMs)
+          (await appendInPlace(path, request, at, options.ttlMs, signal)) ??
+          rewrite(path, request, at, options.ttlMs, signal)
         );
       });
     },

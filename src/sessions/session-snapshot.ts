@@ -1,8 +1,5 @@
 import type { Message } from '../core/index.ts';
-import { decodeMessage } from './message-codec.ts';
-import type { SessionHead } from './session-head.ts';
 import type { Session } from './session-store.ts';
-import { parseTagged } from './tagged-json.ts';
 
 /** The fields of a stored session, with times in epoch milliseconds. */
 export interface SessionFields {
@@ -44,19 +41,4 @@ export function mergeMetadata(
     else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return merged;
-}
-
-/**
- * The frozen session a stored head and its encoded messages describe (the SQL stores' rows).
- * @example headSnapshot('s1', head, ['{"role":"user","content":"hi"}'])
- */
-export function headSnapshot(id: string, head: SessionHead, bodies: readonly string[]): Session {
-  return sessionSnapshot({
-    id,
-    messages: bodies.map(decodeMessage),
-    metadata: parseTagged(head.metadata) as Record<string, unknown>,
-    version: head.version,
-    createdAtMs: head.createdAtMs,
-    updatedAtMs: head.updatedAtMs,
-  });
 }

@@ -5,27 +5,30 @@ import { SessionConflictError, SessionStoreError, TimeoutError } from '../core/i
  * `SessionCorruptError` among them) passes as it is, any other failure becomes a
  * `SessionStoreError` naming the store and the operation (the backend's error as `cause`), so
  * callers see one typed error whatever the backend. With `timeoutMs`, an operation still pending
- * then rejects with a `SessionStoreError` whose cause is a `TimeoutError` (the driver's own
- * timeouts end the abandoned work).
+ * then rejects with a `SessionStoreError` whose cause is a `TimeoutError`, and `work`'s signal
+ * aborts: abandoned work must not commit after its caller was told it failed (a transaction checks
+ * the signal before `COMMIT`; the driver's own timeouts end the rest).
  * @example storeOperation('redis', 'append', () => client.evalsha(…), 20_000)
  */
 export async function storeOperation<T>(
   store: string,
   operation: string,
-  work: () => Promise<T>,
+  work: (signal: AbortSignal) => Promise<T>,
   timeoutMs?: number,
 ): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const abandon = new AbortController();
   try {
-    const running = work();
+    const running = work(abandon.signal);
     if (timeoutMs === undefined) return await running;
     // The abandoned work may still reject later: that rejection is handled here, not left unhandled.
     running.catch(() => undefined);
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new TimeoutError(timeoutMs, `No answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => {
+        const timeout = new TimeoutError(timeoutMs, `No answer within ${timeoutMs} ms`);
+        abandon.abort(timeout);
+        reject(timeout);
+      }, timeoutMs);
     });
     return await Promise.race([running, expired]);
   } catch (error) {

@@ -1,11 +1,14 @@
 import { decodeStoredMessages, decodeStoredMetadata } from './message-codec.ts';
 import type { SessionHead } from './plan-append.ts';
+import { assertStoredHead } from './stored-head.ts';
 import { sessionSnapshot } from './session-snapshot.ts';
 import type { AppendedSession, Session } from './session-store.ts';
 
 /**
  * The frozen session a stored head and its encoded messages describe, or a `SessionCorruptError`
- * (naming `store`, the id and the position) when any of it is not a session.
+ * (naming `store`, the id and the position) when any of it is not a session: a message that does
+ * not decode, metadata that is not an object, or a head whose numbers are not a head's or that
+ * commits another number of messages than were read (a missing row).
  * @example storedSession('postgres', 's1', head, ['{"role":"user","content":"hi"}'])
  */
 export function storedSession(
@@ -14,6 +17,7 @@ export function storedSession(
   head: SessionHead,
   bodies: readonly string[],
 ): Session {
+  assertStoredHead(store, id, head, bodies.length);
   return sessionSnapshot({
     id,
     messages: decodeStoredMessages(store, id, bodies),

@@ -14,11 +14,19 @@ export interface OwnPool {
 /**
  * The pool a store opens from a URI, with its waits bounded: connecting (`connectTimeout`) and row
  * locks (`innodb_lock_wait_timeout`, whole seconds, set on each new connection before its first
- * use). Statements carry their own `timeout` (mysql2 then destroys the connection).
+ * use). Statements carry their own `timeout` (mysql2 then destroys the connection). A transaction
+ * whose client stops talking mid-way (its link froze) is ended by the server once the connection
+ * has been idle for the store's operation bound (`wait_timeout`; MySQL has no idle-in-transaction
+ * timeout), so the row lock it holds never blocks other app servers for the 8 hours of the
+ * server's default. The pool closes its own idle connections well before that bound.
  */
 export function mysqlPool(uri: string, timeouts: ResolvedStoreTimeouts): OwnPool {
+  const idleSeconds = Math.max(2, Math.ceil(timeouts.operationTimeoutMs / 1000));
   const pool = createPool({
     uri,
+    // mysql2 checks once a second; a connection is closed by the pool before the server's wait_timeout.
+    maxIdle: 0,
+    idleTimeout: (idleSeconds * 1000) / 4,
     supportBigNumbers: true,
     bigNumberStrings: true,
     connectTimeout: timeouts.connectTimeoutMs,
@@ -30,7 +38,10 @@ export function mysqlPool(uri: string, timeouts: ResolvedStoreTimeouts): OwnPool
   pool.pool.on('connection', (connection) => {
     const { stream } = connection as unknown as { stream?: { destroy(): void } };
     if (stream) sockets.add(stream);
-    connection.query(`SET SESSION innodb_lock_wait_timeout = ${lockWaitSeconds}`, () => undefined);
+    connection.query(
+      `SET SESSION innodb_lock_wait_timeout = ${lockWaitSeconds}, wait_timeout = ${idleSeconds}`,
+      () => undefined,
+    );
   });
   return {
     pool,

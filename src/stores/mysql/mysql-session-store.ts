@@ -69,15 +69,18 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
   const timeout = timeouts.queryTimeoutMs;
   let ready: Promise<void> | undefined;
 
-  const guarded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
+  const guarded = <T>(operation: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> =>
     storeOperation('mysql', operation, work, timeouts.operationTimeoutMs);
 
-  const transaction = <T>(work: (connection: PoolConnection) => Promise<T>, readOnly = false): Promise<T> =>
+  const transaction = <T>(
+    work: (connection: PoolConnection) => Promise<T>,
+    options: { readOnly?: boolean; signal?: AbortSignal | undefined } = {},
+  ): Promise<T> =>
     mysqlTransaction(
       pool,
-      { timeoutMs: timeouts.queryTimeoutMs, deadlineMs: timeouts.operationTimeoutMs },
+      { timeoutMs: timeouts.queryTimeoutMs, deadlineMs: timeouts.operationTimeoutMs, signal: options.signal },
       work,
-      readOnly,
+      options.readOnly,
     );
 
   const migrate = async () => {
@@ -128,84 +131,102 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
       return guarded('get', async () => {
         await prepared();
         // A read-only transaction reads one snapshot: the head and exactly the messages it counts.
-        return transaction(async (connection) => {
-          const [rows] = await connection.query<HeadRow[]>(
-            { sql: `SELECT * FROM ${sessions} WHERE id = ?`, timeout },
-            [id],
-          );
-          const row = rows[0];
-          if (!row || row.version === 0 || isExpired(Number(row.updated_at_ms), options.ttlMs, now()))
-            return null;
-          const head = headOf(row);
-          return storedSession('mysql', id, head, await bodiesOf(connection, id, head.messageCount));
-        }, true);
+        return transaction(
+          async (connection) => {
+            const [rows] = await connection.query<HeadRow[]>(
+              { sql: `SELECT * FROM ${sessions} WHERE id = ?`, timeout },
+              [id],
+            );
+            const row = rows[0];
+            if (!row || row.version === 0 || isExpired(Number(row.updated_at_ms), options.ttlMs, now()))
+              return null;
+            const head = headOf(row);
+            return storedSession('mysql', id, head, await bodiesOf(connection, id, head.messageCount));
+          },
+          { readOnly: true },
+        );
       });
     },
     append: async (id, appended, appendOptions) => {
       const request = appendRequest(id, appended, appendOptions);
-      return guarded('append', async () => {
+      return guarded('append', async (signal) => {
         await prepared();
-        return transaction(async (connection) => {
-          const at = now();
-          await connection.query(
-            {
-              sql: `INSERT INTO ${sessions} VALUES (?, 0, 0, '{}', ?, ?) ON DUPLICATE KEY UPDATE id = id`,
-              timeout,
-            },
-            [id, at, at],
-          );
-          const [rows] = await connection.query<HeadRow[]>(
-            { sql: `SELECT * FROM ${sessions} WHERE id = ? FOR UPDATE`, timeout },
-            [id],
-          );
-          const plan = planAppend(rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
-          if (plan.restart)
-            await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id = ?`, timeout }, [id]);
-          if (request.encoded.length > 0) {
-            const values = request.encoded.map((body, index) => [id, plan.firstSeq + index, body]);
+        return transaction(
+          async (connection) => {
+            const at = now();
             await connection.query(
-              { sql: `INSERT INTO ${messages} (session_id, seq, body) VALUES ?`, timeout },
-              [values],
+              {
+                sql: `INSERT INTO ${sessions} VALUES (?, 0, 0, '{}', ?, ?) ON DUPLICATE KEY UPDATE id = id`,
+                timeout,
+              },
+              [id, at, at],
             );
-          }
-          const { head } = plan;
-          await connection.query(
-            {
-              sql: `UPDATE ${sessions} SET version = ?, message_count = ?, metadata = ?, created_at_ms = ?, updated_at_ms = ?
+            const [rows] = await connection.query<HeadRow[]>(
+              { sql: `SELECT * FROM ${sessions} WHERE id = ? FOR UPDATE`, timeout },
+              [id],
+            );
+            const plan = planAppend('mysql', rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
+            if (plan.restart)
+              await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id = ?`, timeout }, [id]);
+            if (request.encoded.length > 0) {
+              const values = request.encoded.map((body, index) => [id, plan.firstSeq + index, body]);
+              await connection.query(
+                { sql: `INSERT INTO ${messages} (session_id, seq, body) VALUES ?`, timeout },
+                [values],
+              );
+            }
+            const { head } = plan;
+            await connection.query(
+              {
+                sql: `UPDATE ${sessions} SET version = ?, message_count = ?, metadata = ?, created_at_ms = ?, updated_at_ms = ?
              WHERE id = ?`,
-              timeout,
-            },
-            [head.version, head.messageCount, head.metadata, head.createdAtMs, head.updatedAtMs, id],
-          );
-          return appendedSession({ id, ...head, metadata: decodeStoredMetadata('mysql', id, head.metadata) });
-        });
+                timeout,
+              },
+              [head.version, head.messageCount, head.metadata, head.createdAtMs, head.updatedAtMs, id],
+            );
+            return appendedSession({
+              id,
+              ...head,
+              metadata: decodeStoredMetadata('mysql', id, head.metadata),
+            });
+          },
+          { signal },
+        );
       });
     },
     delete: async (id) => {
       assertSessionId(id);
-      await guarded('delete', async () => {
+      await guarded('delete', async (signal) => {
         await prepared();
-        await transaction(async (connection) => {
-          await connection.query({ sql: `DELETE FROM ${sessions} WHERE id = ?`, timeout }, [id]);
-          await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id = ?`, timeout }, [id]);
-        });
+        await transaction(
+          async (connection) => {
+            await connection.query({ sql: `DELETE FROM ${sessions} WHERE id = ?`, timeout }, [id]);
+            await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id = ?`, timeout }, [id]);
+          },
+          { signal },
+        );
       });
     },
     prune: (olderThanMs) =>
-      guarded('prune', async () => {
+      guarded('prune', async (signal) => {
         await prepared();
         const cutoff = now() - Math.min(olderThanMs, options.ttlMs ?? Infinity);
-        return transaction(async (connection) => {
-          const [rows] = await connection.query<({ id: string } & RowDataPacket)[]>(
-            { sql: `SELECT id FROM ${sessions} WHERE updated_at_ms < ? FOR UPDATE`, timeout },
-            [cutoff],
-          );
-          const ids = rows.map((row) => row.id);
-          if (ids.length === 0) return 0;
-          await connection.query({ sql: `DELETE FROM ${sessions} WHERE id IN (?)`, timeout }, [ids]);
-          await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id IN (?)`, timeout }, [ids]);
-          return ids.length;
-        });
+        return transaction(
+          async (connection) => {
+            const [rows] = await connection.query<({ id: string } & RowDataPacket)[]>(
+              { sql: `SELECT id FROM ${sessions} WHERE updated_at_ms < ? FOR UPDATE`, timeout },
+              [cutoff],
+            );
+            const ids = rows.map((row) => row.id);
+            if (ids.length === 0) return 0;
+            await connection.query({ sql: `DELETE FROM ${sessions} WHERE id IN (?)`, timeout }, [ids]);
+            await connection.query({ sql: `DELETE FROM ${messages} WHERE session_id IN (?)`, timeout }, [
+              ids,
+            ]);
+            return ids.length;
+          },
+          { signal },
+        );
       }),
     migrate: () => guarded('migrate', migrate),
     close: async () => {

@@ -8,22 +8,22 @@ const RETRIED = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_DUP_ENT
  * Runs `work` in one transaction on a pooled connection: `START TRANSACTION` (`READ ONLY` for
  * reads), `work`, `COMMIT`, each statement bounded by `timeoutMs`; on failure `ROLLBACK`, and a
  * connection that cannot roll back is destroyed rather than returned to the pool. A deadlock victim
- * (rolled back whole) is run again, up to 5 times. Work whose caller gave up (`deadlineMs` passed
- * while waiting for a connection) is not started.
+ * (rolled back whole) is run again, up to 5 times. Work whose caller gave up (`deadlineMs` passed,
+ * or `signal` aborted) is not started, not retried, and rolled back instead of committed.
  * @example await mysqlTransaction(pool, { timeoutMs: 10_000, deadlineMs: 20_000 }, (c) => c.query('UPDATE …'))
  */
 export async function mysqlTransaction<T>(
   pool: Pool,
-  bounds: { timeoutMs: number; deadlineMs: number },
+  bounds: { timeoutMs: number; deadlineMs: number; signal?: AbortSignal | undefined },
   work: (connection: PoolConnection) => Promise<T>,
   readOnly = false,
 ): Promise<T> {
-  const { timeoutMs: timeout, deadlineMs } = bounds;
+  const { timeoutMs: timeout, deadlineMs, signal } = bounds;
   const started = Date.now();
   for (let attempt = 1; ; attempt += 1) {
     const connection = await pool.getConnection();
     // mysql2 has no bound on waiting for a free connection: work whose caller gave up is not started.
-    if (Date.now() - started > deadlineMs) {
+    if (Date.now() - started > deadlineMs || signal?.aborted) {
       connection.release();
       throw new TimeoutError(deadlineMs, 'No free connection in time');
     }
@@ -33,6 +33,7 @@ export async function mysqlTransaction<T>(
         timeout,
       });
       const result = await work(connection);
+      signal?.throwIfAborted();
       await connection.query({ sql: 'COMMIT', timeout });
       connection.release();
       return result;

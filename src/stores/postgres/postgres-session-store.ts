@@ -70,11 +70,11 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
   const pool = options.pool ?? pgPool(options.connectionString, timeouts);
   let ready: Promise<void> | undefined;
 
-  const guarded = <T>(operation: string, work: () => Promise<T>): Promise<T> =>
+  const guarded = <T>(operation: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> =>
     storeOperation('postgres', operation, work, timeouts.operationTimeoutMs);
 
-  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
-    pgTransaction(pool, work);
+  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>, signal?: AbortSignal): Promise<T> =>
+    pgTransaction(pool, work, signal);
 
   const migrate = () =>
     transaction(async (client) => {
@@ -132,7 +132,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
     append: async (id, appended, appendOptions) => {
       const request = appendRequest(id, appended, appendOptions);
       const at = now();
-      return guarded('append', async () => {
+      return guarded('append', async (signal) => {
         await prepared();
         return transaction(async (client) => {
           await client.query(
@@ -142,7 +142,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
           const { rows } = await client.query<HeadRow>(`SELECT * FROM ${sessions} WHERE id = $1 FOR UPDATE`, [
             id,
           ]);
-          const plan = planAppend(rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
+          const plan = planAppend('postgres', rows[0] ? headOf(rows[0]) : null, request, at, options.ttlMs);
           if (plan.restart) await client.query(`DELETE FROM ${messages} WHERE session_id = $1`, [id]);
           if (request.encoded.length > 0)
             await client.query(
@@ -161,7 +161,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
             ...head,
             metadata: decodeStoredMetadata('postgres', id, head.metadata),
           });
-        });
+        }, signal);
       });
     },
     delete: async (id) => {

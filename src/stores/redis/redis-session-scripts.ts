@@ -3,10 +3,12 @@ import { redisScript } from './redis-script.ts';
 /**
  * The atomic versioned append. KEYS (all in the session's hash slot, so it runs on Redis Cluster):
  * head hash, message list, metadata hash, this append's receipt. ARGV: expected version ('' for
- * none), now ms, ttl ms ('' for none), metadata field count, then per field
+ * none), now ms (the session clock), ttl ms ('' for none), deadline ms (wall clock), metadata field count, then per field
  * `name, 'set'|'del', value`, then the encoded messages.
- * Returns `{0, actualVersion}` on a conflict, else `{1, version, createdAtMs, updatedAtMs, meta,
- * messageCount}`: the messages are never read back, so an append costs the same at any length.
+ * Returns `{0, actualVersion}` on a conflict, `{2}` when it reached the server after its deadline
+ * (by the server's clock: its caller was already told it failed, so it changes nothing), else
+ * `{1, version, createdAtMs, updatedAtMs, meta, messageCount}`: the messages are never read back,
+ * so an append costs the same at any length.
  * The receipt makes the script idempotent: a client that resends it after a dropped connection
  * (ioredis does, for commands in flight) gets the session back instead of a second copy.
  */
@@ -18,6 +20,8 @@ local function state(version)
 end
 local applied = redis.call('GET', receipt)
 if applied then return state(tonumber(applied)) end
+local time = redis.call('TIME')
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[4]) then return {2} end
 local now = tonumber(ARGV[2])
 local ttl = tonumber(ARGV[3])
 local version = tonumber(redis.call('HGET', head, 'version') or '0')
@@ -32,8 +36,8 @@ if ARGV[1] ~= '' and tonumber(ARGV[1]) ~= version then
   return {0, version}
 end
 if version == 0 then created = now end
-local at = 5
-for _ = 1, tonumber(ARGV[4]) do
+local at = 6
+for _ = 1, tonumber(ARGV[5]) do
   if ARGV[at + 1] == 'del' then
     redis.call('HDEL', meta, ARGV[at])
   else

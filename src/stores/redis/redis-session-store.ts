@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from 'ioredis';
-import { SessionConflictError, SessionCorruptError, SessionStoreError } from '../../core/index.ts';
+import {
+  SessionConflictError,
+  SessionCorruptError,
+  SessionStoreError,
+  TimeoutError,
+} from '../../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
 import { decodeStoredMessages } from '../../sessions/message-codec.ts';
 import { assertSessionId } from '../../sessions/session-id.ts';
 import { sessionSnapshot } from '../../sessions/session-snapshot.ts';
+import { assertStoredHead } from '../../sessions/stored-head.ts';
 import type { Session, SessionStore } from '../../sessions/session-store.ts';
 import { storeOperation } from '../../sessions/store-operation.ts';
 import { type StoreTimeouts, storeTimeouts } from '../../sessions/store-timeouts.ts';
@@ -87,15 +93,19 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
         [unknown, Record<string, string>],
       ];
       const version = Number(fields.version ?? 0);
-      const updatedAtMs = Number(fields.updatedAtMs);
-      if (version === 0 || isExpired(updatedAtMs, options.ttlMs, now())) return null;
+      if (version === 0) return null;
+      const stored = {
+        version,
+        createdAtMs: Number(fields.createdAtMs),
+        updatedAtMs: Number(fields.updatedAtMs),
+      };
+      assertStoredHead('redis', id, stored);
+      if (isExpired(stored.updatedAtMs, options.ttlMs, now())) return null;
       return sessionSnapshot({
+        ...stored,
         id,
         messages: decodeStoredMessages('redis', id, messages),
         metadata: metadataOf(id, Object.entries(metadata).flat()),
-        version,
-        createdAtMs: Number(fields.createdAtMs),
-        updatedAtMs,
       });
     });
   };
@@ -121,6 +131,10 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
         request.expectedVersion ?? '',
         at,
         options.ttlMs ?? '',
+        // An append that reaches Redis after its caller was told it failed (the client's command
+        // timeout, `queryTimeoutMs` on a client the store opens) must not land: ioredis resends
+        // commands after a reconnect, timed-out ones too.
+        Date.now() + timeouts.queryTimeoutMs,
         fields.length,
         ...fields.flatMap(([name, value]) =>
           value === undefined ? [name, 'del', ''] : [name, 'set', stringifyTagged(value)],
@@ -142,6 +156,10 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
           number,
         ];
         if (ok === 0) throw new SessionConflictError(id, request.expectedVersion ?? 0, version);
+        if (ok === 2)
+          throw new SessionStoreError('redis', 'append', {
+            cause: new TimeoutError(timeouts.operationTimeoutMs, 'The append reached Redis after its bound'),
+          });
         return appendedSession({
           id,
           metadata: metadataOf(id, metadata),
