@@ -4,98 +4,14 @@
 // magnitude). Stores whose server does not answer on 127.0.0.1 are skipped.
 // Run alone: node --conditions=rxagent-source bench/append-length.ts
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
-import pg from 'pg';
 import { assistant, type Message, user } from '../src/core/index.ts';
-import { fileSessionStore, memorySessionStore, type SessionStore } from '../src/sessions/index.ts';
-import { mysqlSessionStore } from '../src/stores/mysql/index.ts';
-import { postgresSessionStore } from '../src/stores/postgres/index.ts';
-import { redisSessionStore } from '../src/stores/redis/index.ts';
+import type { SessionStore } from '../src/sessions/index.ts';
+import { serverAnswers, sessionStoreBenches } from './lib/session-stores.ts';
 
 const appends = Number(process.env.BENCH_APPEND_LENGTH_APPENDS ?? 200);
 const lengths = [10, 10_000];
-const unique = randomUUID().replaceAll('-', '').slice(0, 12);
-const table = `rxagent_bench_len_${unique}`;
 
-interface Bench {
-  name: string;
-  port?: number;
-  open(): Promise<{ store: SessionStore; close(): Promise<void> }>;
-}
-
-const benches: Bench[] = [
-  { name: 'memory', open: async () => ({ store: memorySessionStore(), close: async () => undefined }) },
-  {
-    name: 'file',
-    open: async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'rxagent-bench-len-'));
-      return { store: fileSessionStore({ dir }), close: () => rm(dir, { recursive: true, force: true }) };
-    },
-  },
-  {
-    name: 'redis',
-    port: 6379,
-    open: async () => {
-      const store = redisSessionStore({
-        url: 'redis://127.0.0.1:6379',
-        prefix: `rxagent-bench-len:${unique}:`,
-      });
-      return { store, close: async () => (await store.prune(-Date.now()), await store.close()) };
-    },
-  },
-  {
-    name: 'postgres',
-    port: 5432,
-    open: async () => {
-      const connectionString = 'postgres://postgres@127.0.0.1:5432/test';
-      const store = postgresSessionStore({ connectionString, table });
-      return {
-        store,
-        close: async () => {
-          await store.close();
-          const client = new pg.Client({ connectionString });
-          await client.connect();
-          await client.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}", "${table}_schema"`);
-          await client.end();
-        },
-      };
-    },
-  },
-  {
-    name: 'mysql',
-    port: 3306,
-    open: async () => {
-      const uri = 'mysql://root@127.0.0.1:3306/test';
-      const store = mysqlSessionStore({ uri, table });
-      return {
-        store,
-        close: async () => {
-          await store.close();
-          const connection = await createConnection(uri);
-          await connection.query(
-            `DROP TABLE IF EXISTS \`${table}_messages\`, \`${table}\`, \`${table}_schema\``,
-          );
-          await connection.end();
-        },
-      };
-    },
-  },
-];
-
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.setTimeout(1_000);
-    const done = (up: boolean) => (socket.destroy(), resolve(up));
-    socket.once('connect', () => done(true));
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
-}
+const benches = sessionStoreBenches('len');
 
 const pair: Message[] = [
   user('What is the weather in Oslo tomorrow?'),
@@ -121,7 +37,7 @@ async function appendsPerSecond(store: SessionStore, length: number): Promise<nu
 console.log(`appends/s of 2 messages on a session already holding n messages (${appends} appends each)`);
 console.log(['store'.padEnd(10), ...lengths.map((n) => `n=${n}`.padStart(12)), 'ratio'.padStart(8)].join(''));
 for (const bench of benches) {
-  if (bench.port !== undefined && !(await answers(bench.port))) {
+  if (bench.port !== undefined && !(await serverAnswers(bench.port))) {
     console.log(`${bench.name.padEnd(10)}  skipped: nothing on 127.0.0.1:${bench.port}`);
     continue;
   }

@@ -4,97 +4,16 @@
 // server does not answer on 127.0.0.1 are skipped. Run alone: node --conditions=rxagent-source bench/stores.ts
 // Env: BENCH_STORE_APPENDS (appends per configuration, default 1000).
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
-import pg from 'pg';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { assistant, user } from '../src/core/index.ts';
-import { fileSessionStore, memorySessionStore, type SessionStore } from '../src/sessions/index.ts';
-import { mysqlSessionStore } from '../src/stores/mysql/index.ts';
-import { postgresSessionStore } from '../src/stores/postgres/index.ts';
-import { redisSessionStore } from '../src/stores/redis/index.ts';
+import type { SessionStore } from '../src/sessions/index.ts';
+import { serverAnswers, sessionStoreBenches } from './lib/session-stores.ts';
 
 const total = Number(process.env.BENCH_STORE_APPENDS ?? 1000);
 const perSession = 20;
 const writerCounts = [1, 50];
 
-interface Bench {
-  name: string;
-  port?: number;
-  open(): Promise<{ store: SessionStore; close(): Promise<void> }>;
-}
-
-const unique = randomUUID().replaceAll('-', '').slice(0, 12);
-const benches: Bench[] = [
-  { name: 'memory', open: async () => ({ store: memorySessionStore(), close: async () => undefined }) },
-  {
-    name: 'file',
-    open: async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'rxagent-bench-'));
-      return { store: fileSessionStore({ dir }), close: () => rm(dir, { recursive: true, force: true }) };
-    },
-  },
-  {
-    name: 'redis',
-    port: 6379,
-    open: async () => {
-      const prefix = `rxagent-bench:${unique}:`;
-      const store = redisSessionStore({ url: 'redis://127.0.0.1:6379', prefix });
-      return { store, close: async () => (await store.prune(-Date.now()), await store.close()) };
-    },
-  },
-  {
-    name: 'postgres',
-    port: 5432,
-    open: async () => {
-      const table = `rxagent_bench_${unique}`;
-      const connectionString = 'postgres://postgres@127.0.0.1:5432/test';
-      const store = postgresSessionStore({ connectionString, table });
-      return {
-        store,
-        close: async () => {
-          await store.close();
-          const pool = new pg.Pool({ connectionString });
-          await pool.query(`DROP TABLE IF EXISTS "${table}_messages", "${table}", "${table}_schema"`);
-          await pool.end();
-        },
-      };
-    },
-  },
-  {
-    name: 'mysql',
-    port: 3306,
-    open: async () => {
-      const table = `rxagent_bench_${unique}`;
-      const uri = 'mysql://root@127.0.0.1:3306/test';
-      const store = mysqlSessionStore({ uri, table });
-      return {
-        store,
-        close: async () => {
-          await store.close();
-          const connection = await createConnection(uri);
-          await connection.query(
-            `DROP TABLE IF EXISTS \`${table}_messages\`, \`${table}\`, \`${table}_schema\``,
-          );
-          await connection.end();
-        },
-      };
-    },
-  },
-];
-
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.setTimeout(1_000);
-    const done = (up: boolean) => (socket.destroy(), resolve(up));
-    socket.once('connect', () => done(true));
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
-}
+const benches = sessionStoreBenches('tput');
 
 async function measure(store: SessionStore, writers: number): Promise<number> {
   const each = Math.max(1, Math.round(total / writers));
@@ -120,7 +39,7 @@ async function measure(store: SessionStore, writers: number): Promise<number> {
 
 const rows: { store: string; appendsPerSecond: Record<string, number> | null; note?: string }[] = [];
 for (const bench of benches) {
-  if (bench.port !== undefined && !(await answers(bench.port))) {
+  if (bench.port !== undefined && !(await serverAnswers(bench.port))) {
     rows.push({
       store: bench.name,
       appendsPerSecond: null,
