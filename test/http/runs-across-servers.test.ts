@@ -161,7 +161,8 @@ describe('RunRegistry across app servers sharing a redisRunEventStore', () => {
     const b = await appServer();
     const text = 'x'.repeat(1000);
     const { id } = a.runs.start(ticks(3000, 0).pipe(map(() => delta(text))));
-    await until(() => a.runs.statusHere(id) === 'completed');
+    // 3 MB into Redis first: on a loaded 2-core machine that alone can take several seconds.
+    await until(() => a.runs.statusHere(id) === 'completed', 25_000);
     const { events, error } = await settle(fromSSE(`${b.url}/runs/${id}`, { maxReconnects: 0 }));
     expect([String(error), events.length]).toEqual(['undefined', 3000]);
   }, 30_000);
