@@ -1,5 +1,5 @@
 import { catchError, map, type Observable, throwError } from 'rxjs';
-import { McpError, ToolExecutionError } from '../core/index.ts';
+import { McpError, ToolExecutionError, ToolInterruptedError } from '../core/index.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject } from '../tools/index.ts';
 import type { McpCallOptions } from './call-tool.ts';
 import type { McpLogger } from './connect-options.ts';
@@ -22,7 +22,8 @@ const UNAVAILABLE = new Set(['unavailable', 'connect_failed']);
 /**
  * The result value of a call: its content blocks and structured content (the model is sent them by
  * `toModelContent`); an `isError` result or an unreachable server becomes a `ToolExecutionError`,
- * whose message the model sees ("temporarily unavailable" rather than a crash).
+ * whose message the model sees ("temporarily unavailable" rather than a crash); a server that died
+ * mid-call a `ToolInterruptedError` (outcome status `interrupted`).
  */
 function settle(tool: string) {
   return map((event: McpToolEvent): McpToolProgress | McpToolResult => {
@@ -41,7 +42,7 @@ function explain(server: string, tool: string, error: unknown): unknown {
   // The call was sent and the server died before answering: it may have acted already, and a
   // model told to "try again" would repeat a payment or a deletion.
   if (error.reason === 'disconnected') {
-    return new ToolExecutionError(
+    return new ToolInterruptedError(
       `The ${server} server stopped while running this call; it may or may not have taken effect. Check before repeating it`,
       { toolName: tool, cause: error },
     );
