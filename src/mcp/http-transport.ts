@@ -7,6 +7,7 @@ import {
 import { McpError } from '../core/index.ts';
 import { endpointOf } from '../transport/safe-url.ts';
 import type { McpHttpOptions } from './connect-options.ts';
+import { limitedFetch, MAX_MESSAGE_BYTES } from './limited-fetch.ts';
 import { oauthFetch } from './oauth-fetch.ts';
 
 /**
@@ -29,11 +30,16 @@ function serverUrl(options: McpHttpOptions): URL {
 /** The SDK's HTTP client transport of one kind for these options. */
 export function httpTransport(options: McpHttpOptions, kind: 'streamable-http' | 'sse'): Transport {
   const url = serverUrl(options);
-  const fetch = options.oauth ? oauthFetch(options.oauth, url, options.fetch) : options.fetch;
+  const limit = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  const fetch = limitedFetch(
+    options.name,
+    limit,
+    options.oauth ? oauthFetch(options.oauth, url, options.fetch) : options.fetch,
+  );
   const common = {
     ...(options.headers ? { requestInit: { headers: { ...options.headers } } } : {}),
     ...(options.authProvider && !options.oauth ? { authProvider: options.authProvider } : {}),
-    ...(fetch ? { fetch } : {}),
+    fetch,
   };
   return kind === 'sse'
     ? new SSEClientTransport(url, common as ConstructorParameters<typeof SSEClientTransport>[1])
