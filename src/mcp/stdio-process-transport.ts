@@ -8,7 +8,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../core/index.ts';
-import { signalGroup, trackGroup } from './live-process-groups.ts';
+import { signalGroup, signalProcesses, trackGroup } from './live-process-groups.ts';
+import { descendantsOf } from './process-descendants.ts';
 import { serverEnvironment } from './server-environment.ts';
 import { StderrBuffer } from './stderr-buffer.ts';
 
@@ -153,8 +154,12 @@ export class StdioProcessTransport implements Transport {
     const child = this.#child;
     if (!child || child.pid === undefined) return;
     this.#closing = true;
+    // Found while the server still runs: helpers it moved to a session of their own (setsid),
+    // which no signal to its group reaches.
+    const strays = descendantsOf(child.pid);
     child.stdin?.end();
     signalGroup(child.pid, 'SIGTERM');
+    signalProcesses(strays, 'SIGTERM');
     const grace = setTimeout(
       () => signalGroup(child.pid as number, 'SIGKILL'),
       this.#options.killGraceMs ?? 2_000,
@@ -163,6 +168,7 @@ export class StdioProcessTransport implements Transport {
     clearTimeout(grace);
     // The leader is gone; anything of its group still alive (a detached grandchild) goes too.
     signalGroup(child.pid, 'SIGKILL');
+    signalProcesses(strays, 'SIGKILL');
   }
 
   #read(chunk: Buffer): void {
