@@ -79,17 +79,30 @@ export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = 
   }) as AnyTool;
 }
 
-/** Adapters for every tool that can be made strict; the others are logged and left out. */
+/**
+ * Adapters for every tool that can be made strict; the others are logged and left out. Two tools
+ * of one server that map to one name (`a b` and `a_b`, or a name listed twice) cannot both be
+ * registered: the one whose name needed no change wins (else the first listed), the other is
+ * logged and left out, so one broken or hostile listing never makes `registry.register` throw.
+ */
 export function mcpToolAdapters(
   caller: McpToolCaller,
   tools: readonly McpToolInfo[],
   prefix: string,
   logger: McpLogger | undefined,
 ): AnyTool[] {
+  const named = tools.map((info) => ({ info, name: prefixedToolName(prefix, info.name) }));
+  const exact = (each: (typeof named)[number]) => each.name === `${prefix}${each.info.name}`;
+  const taken = new Set<string>();
   const adapters: AnyTool[] = [];
-  for (const info of tools) {
+  for (const { info, name } of [...named.filter(exact), ...named.filter((each) => !exact(each))]) {
+    if (taken.has(name)) {
+      logger?.warn?.({ server: caller.name, tool: info.name, name }, 'MCP tool left out: its name is taken');
+      continue;
+    }
     try {
-      adapters.push(mcpToolAdapter(caller, info, prefixedToolName(prefix, info.name)));
+      adapters.push(mcpToolAdapter(caller, info, name));
+      taken.add(name);
     } catch (error) {
       logger?.warn?.({ server: caller.name, tool: info.name, error }, 'MCP tool left out');
     }
