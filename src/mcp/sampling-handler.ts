@@ -1,9 +1,5 @@
-import {
-  type Client,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  ProtocolError,
-} from '@modelcontextprotocol/client';
+import type { Client, CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/client';
+import { bounded } from './bounded-handler.ts';
 import { assistant, type ChatModel, type Message, user } from '../core/index.ts';
 
 type SamplingParams = CreateMessageRequest['params'];
@@ -53,15 +49,10 @@ export const MAX_CONCURRENT_SAMPLES = 4;
  * or whose connection ends, aborts its model call.
  */
 export function answerSampling(client: Client, model: ChatModel): void {
-  let running = 0;
-  client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-    if (running >= MAX_CONCURRENT_SAMPLES)
-      throw new ProtocolError(-32000, `At most ${MAX_CONCURRENT_SAMPLES} sampling requests at once`);
-    running++;
-    try {
-      return await sampleWith(model, request.params, ctx.mcpReq.signal);
-    } finally {
-      running--;
-    }
-  });
+  client.setRequestHandler(
+    'sampling/createMessage',
+    bounded(MAX_CONCURRENT_SAMPLES, 'sampling', (request, ctx) =>
+      sampleWith(model, request.params, ctx.mcpReq.signal),
+    ),
+  );
 }
