@@ -8,13 +8,12 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../core/index.ts';
+import { MAX_MESSAGE_BYTES } from './limited-fetch.ts';
 import { signalGroup, signalProcesses, trackGroup } from './live-process-groups.ts';
 import { descendantsOf } from './process-descendants.ts';
 import { serverEnvironment } from './server-environment.ts';
 import { StderrBuffer } from './stderr-buffer.ts';
 
-/** The longest message read from a server unless told otherwise: the SDK's own stdio limit. */
-const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** How to start a stdio MCP server. */
 export interface StdioProcessOptions {
