@@ -14,7 +14,6 @@ import { descendantsOf } from './process-descendants.ts';
 import { serverEnvironment } from './server-environment.ts';
 import { StderrBuffer } from './stderr-buffer.ts';
 
-
 /** How to start a stdio MCP server. */
 export interface StdioProcessOptions {
   command: string;
