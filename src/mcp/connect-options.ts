@@ -97,6 +97,11 @@ export interface McpStdioOptions extends McpCommonOptions {
 /** A server reached over Streamable HTTP (falling back to the legacy HTTP+SSE transport). */
 export interface McpHttpOptions extends McpCommonOptions {
   url: string | URL;
+  /**
+   * Bytes one message from the server may take (a JSON body, or one SSE event); past it the
+   * message is dropped and the request fails with `McpError` `disconnected`. @default 10_485_760
+   */
+  maxMessageBytes?: number;
   headers?: Readonly<Record<string, string>>;
   /** OAuth (or another scheme) for the SDK's transport, with no interactive login (see `oauth`). */
   authProvider?: AuthProvider | OAuthClientProvider;

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { ApprovalRequest } from '../tools/index.ts';
+import { bounded } from './bounded-handler.ts';
+
+/** Elicitations of one server put to the approver at once; past it one is refused, not queued. */
+export const MAX_CONCURRENT_ELICITATIONS = 4;
 
 /** Decides what a server asks through elicitation, as the host decides tool approvals. */
 export type McpElicitationApprover = (request: ApprovalRequest) => boolean | PromiseLike<boolean>;
@@ -36,9 +40,15 @@ export async function answerElicitation(
   return { action: 'accept', content: Object.fromEntries(booleans.map(([name]) => [name, true])) };
 }
 
-/** Offers form elicitation on `client`, answered by `approve` (see `McpCommonOptions.elicitation`). */
+/**
+ * Offers form elicitation on `client`, answered by `approve` (see `McpCommonOptions.elicitation`):
+ * at most `MAX_CONCURRENT_ELICITATIONS` of the server's requests wait on the approver at once.
+ */
 export function answerElicitations(client: Client, server: string, approve: McpElicitationApprover): void {
-  client.setRequestHandler('elicitation/create', (request, ctx) =>
-    answerElicitation(server, approve, request.params, ctx.mcpReq.signal),
+  client.setRequestHandler(
+    'elicitation/create',
+    bounded(MAX_CONCURRENT_ELICITATIONS, 'elicitation', (request, ctx) =>
+      answerElicitation(server, approve, request.params, ctx.mcpReq.signal),
+    ),
   );
 }

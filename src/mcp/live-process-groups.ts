@@ -1,3 +1,5 @@
+import { descendantsOf } from './process-descendants.ts';
+
 /** Process groups of stdio servers still running, by leader pid. */
 const groups = new Set<number>();
 let hooked = false;
@@ -14,8 +16,23 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Sends `signal` to each of `pids`; one already gone is no error. */
+export function signalProcesses(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 function endAll(): void {
-  for (const pid of groups) signalGroup(pid, 'SIGKILL');
+  for (const pid of groups) {
+    // Helpers a server moved out of its group (setsid) first, while they still have their parent.
+    signalProcesses(descendantsOf(pid), 'SIGKILL');
+    signalGroup(pid, 'SIGKILL');
+  }
   groups.clear();
 }
 

@@ -1,5 +1,5 @@
 import { catchError, map, type Observable, throwError } from 'rxjs';
-import { McpError, ToolExecutionError } from '../core/index.ts';
+import { McpError, ToolExecutionError, ToolInterruptedError } from '../core/index.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject } from '../tools/index.ts';
 import type { McpCallOptions } from './call-tool.ts';
 import type { McpLogger } from './connect-options.ts';
@@ -22,7 +22,8 @@ const UNAVAILABLE = new Set(['unavailable', 'connect_failed']);
 /**
  * The result value of a call: its content blocks and structured content (the model is sent them by
  * `toModelContent`); an `isError` result or an unreachable server becomes a `ToolExecutionError`,
- * whose message the model sees ("temporarily unavailable" rather than a crash).
+ * whose message the model sees ("temporarily unavailable" rather than a crash); a server that died
+ * mid-call a `ToolInterruptedError` (outcome status `interrupted`).
  */
 function settle(tool: string) {
   return map((event: McpToolEvent): McpToolProgress | McpToolResult => {
@@ -41,7 +42,7 @@ function explain(server: string, tool: string, error: unknown): unknown {
   // The call was sent and the server died before answering: it may have acted already, and a
   // model told to "try again" would repeat a payment or a deletion.
   if (error.reason === 'disconnected') {
-    return new ToolExecutionError(
+    return new ToolInterruptedError(
       `The ${server} server stopped while running this call; it may or may not have taken effect. Check before repeating it`,
       { toolName: tool, cause: error },
     );
@@ -78,17 +79,30 @@ export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = 
   }) as AnyTool;
 }
 
-/** Adapters for every tool that can be made strict; the others are logged and left out. */
+/**
+ * Adapters for every tool that can be made strict; the others are logged and left out. Two tools
+ * of one server that map to one name (`a b` and `a_b`, or a name listed twice) cannot both be
+ * registered: the one whose name needed no change wins (else the first listed), the other is
+ * logged and left out, so one broken or hostile listing never makes `registry.register` throw.
+ */
 export function mcpToolAdapters(
   caller: McpToolCaller,
   tools: readonly McpToolInfo[],
   prefix: string,
   logger: McpLogger | undefined,
 ): AnyTool[] {
+  const named = tools.map((info) => ({ info, name: prefixedToolName(prefix, info.name) }));
+  const exact = (each: (typeof named)[number]) => each.name === `${prefix}${each.info.name}`;
+  const taken = new Set<string>();
   const adapters: AnyTool[] = [];
-  for (const info of tools) {
+  for (const { info, name } of [...named.filter(exact), ...named.filter((each) => !exact(each))]) {
+    if (taken.has(name)) {
+      logger?.warn?.({ server: caller.name, tool: info.name, name }, 'MCP tool left out: its name is taken');
+      continue;
+    }
     try {
-      adapters.push(mcpToolAdapter(caller, info, prefixedToolName(prefix, info.name)));
+      adapters.push(mcpToolAdapter(caller, info, name));
+      taken.add(name);
     } catch (error) {
       logger?.warn?.({ server: caller.name, tool: info.name, error }, 'MCP tool left out');
     }

@@ -8,12 +8,11 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../core/index.ts';
-import { signalGroup, trackGroup } from './live-process-groups.ts';
+import { MAX_MESSAGE_BYTES } from './limited-fetch.ts';
+import { signalGroup, signalProcesses, trackGroup } from './live-process-groups.ts';
+import { descendantsOf } from './process-descendants.ts';
 import { serverEnvironment } from './server-environment.ts';
 import { StderrBuffer } from './stderr-buffer.ts';
-
-/** The longest message read from a server unless told otherwise: the SDK's own stdio limit. */
-const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** How to start a stdio MCP server. */
 export interface StdioProcessOptions {
@@ -153,8 +152,12 @@ export class StdioProcessTransport implements Transport {
     const child = this.#child;
     if (!child || child.pid === undefined) return;
     this.#closing = true;
+    // Found while the server still runs: helpers it moved to a session of their own (setsid),
+    // which no signal to its group reaches.
+    const strays = descendantsOf(child.pid);
     child.stdin?.end();
     signalGroup(child.pid, 'SIGTERM');
+    signalProcesses(strays, 'SIGTERM');
     const grace = setTimeout(
       () => signalGroup(child.pid as number, 'SIGKILL'),
       this.#options.killGraceMs ?? 2_000,
@@ -163,6 +166,7 @@ export class StdioProcessTransport implements Transport {
     clearTimeout(grace);
     // The leader is gone; anything of its group still alive (a detached grandchild) goes too.
     signalGroup(child.pid, 'SIGKILL');
+    signalProcesses(strays, 'SIGKILL');
   }
 
   #read(chunk: Buffer): void {

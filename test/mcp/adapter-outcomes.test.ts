@@ -18,7 +18,9 @@ describe('MCP tools through a registry', () => {
       const registry = new ToolRegistry();
       for (const tool of client.tools({ prefix: 'bank__' })) registry.register(tool);
       const outcome = await registry.invoke({ id: 'c1', name: 'bank__crash', arguments: {} });
-      expect(outcome.status).toBe('error');
+      // The status says so too (m9): an application or UI must not offer a blind retry.
+      expect(outcome.status).toBe('interrupted');
+      expect(outcome.error?.message).toMatch(/may or may not have taken effect/);
       expect(outcome.content).toMatch(/may or may not have taken effect/);
       expect(outcome.content).not.toMatch(/try again/i);
     } finally {

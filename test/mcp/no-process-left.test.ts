@@ -7,6 +7,7 @@ import { connectMcp } from '../../src/mcp/index.ts';
 import { waitFor } from './reference-servers.ts';
 
 const MINIMAL = fileURLToPath(new URL('./fixtures/minimal-2025-server.mjs', import.meta.url));
+const DAEMON = fileURLToPath(new URL('./fixtures/daemon-server.mjs', import.meta.url));
 
 /** Pids of live (not zombie) processes whose command line holds `tag`. */
 function running(tag: string): number[] {
@@ -47,6 +48,23 @@ describe('no server process survives (M4, m1)', () => {
       await client.close();
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(running(tag)).toEqual([]);
+    } finally {
+      killAll(tag);
+    }
+  });
+
+  it('close() ends a helper the server moved out of its process group (setsid)', async () => {
+    const tag = `rxagent-tag-${randomUUID()}`;
+    const client = await connectMcp({
+      name: 'daemon',
+      command: process.execPath,
+      args: [DAEMON, tag],
+      versionNegotiation: 'legacy',
+    });
+    try {
+      await waitFor(() => running(tag).length === 2, 10_000);
+      await client.close();
+      await waitFor(() => running(tag).length === 0, 3_000);
     } finally {
       killAll(tag);
     }

@@ -37,3 +37,4 @@ export { UnsupportedRuntimeError } from './unsupported-runtime-error.ts';
 export { ToolCallParseError } from './tool-call-parse-error.ts';
 export { ToolError } from './tool-error.ts';
 export { ToolExecutionError } from './tool-execution-error.ts';
+export { ToolInterruptedError } from './tool-interrupted-error.ts';

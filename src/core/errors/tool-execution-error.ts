@@ -8,7 +8,7 @@ import { ToolError } from './tool-error.ts';
 export class ToolExecutionError extends ToolError {
   static override readonly kind: string = 'ToolExecutionError';
 
-  constructor(message: string, options: { toolName?: string; cause?: unknown } = {}) {
-    super(message, options.toolName ?? '', 'tool_execution_failed', { cause: options.cause });
+  constructor(message: string, options: { toolName?: string; cause?: unknown; code?: string } = {}) {
+    super(message, options.toolName ?? '', options.code ?? 'tool_execution_failed', { cause: options.cause });
   }
 }

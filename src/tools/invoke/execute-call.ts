@@ -1,4 +1,4 @@
-import { ToolExecutionError } from '../../core/index.ts';
+import { ToolExecutionError, ToolInterruptedError } from '../../core/index.ts';
 import { cancelledCall } from './check-cancelled.ts';
 import { executeArguments } from './execute-arguments.ts';
 import { resultContent } from './model-content.ts';
@@ -10,7 +10,8 @@ import { settledBase, type ValidCall } from './valid-call.ts';
 /**
  * Runs the tool's `execute` (its timeout, the caller's signal, progress) and settles the call from
  * how it ended. The model sees a failure's own message only for a `ToolExecutionError`; other
- * errors may hold internals and are shown as a generic failure.
+ * errors may hold internals and are shown as a generic failure. A `ToolInterruptedError` settles
+ * as `interrupted` (the call may or may not have taken effect).
  */
 export async function executeCall(env: InvokeEnvironment, valid: ValidCall): Promise<SettledCall> {
   const { tool, options } = valid;
@@ -45,7 +46,9 @@ export async function executeCall(env: InvokeEnvironment, valid: ValidCall): Pro
       const { error } = ended;
       const message = error instanceof Error ? error.message : String(error);
       const modelMessage = ToolExecutionError.is(error) ? error.message : `Tool ${tool.name} failed`;
-      return { ...base, status: 'error', error: { message, cause: error }, modelMessage };
+      // The process running it stopped mid-call: the outcome is unknown, not a failure to retry.
+      const status = ToolInterruptedError.is(error) ? 'interrupted' : 'error';
+      return { ...base, status, error: { message, cause: error }, modelMessage };
     }
     case 'timeout':
       return {
