@@ -1,5 +1,6 @@
 import type { CodeOptions } from 'ajv';
 import { RE2JS } from 're2js';
+import { jsPatternClasses } from './js-pattern-classes.ts';
 
 /** ajv's engine type (`code.regExp`), which its main entry does not export by name. */
 type RegExpEngine = NonNullable<CodeOptions['regExp']>;
@@ -15,11 +16,15 @@ function re2Flags(flags: string): number {
 
 /**
  * A JavaScript pattern compiled on RE2 (linear-time matching), with the `RegExp` flags `i`, `m`
- * and `s`. Throws when RE2 cannot run it (lookaround, backreferences).
+ * and `s`, and `\s`, `\S` and `.` meaning what they mean in JavaScript (`jsPatternClasses`).
+ * Throws when RE2 cannot run it (lookaround, backreferences).
  * @example compileLinear('^(a|a)*$', 'i').test('AAA') // true
  */
 export function compileLinear(pattern: string, flags = ''): RE2JS {
-  return RE2JS.compile(RE2JS.translateRegExp(pattern), re2Flags(flags));
+  return RE2JS.compile(
+    RE2JS.translateRegExp(jsPatternClasses(pattern, flags.includes('s'))),
+    re2Flags(flags),
+  );
 }
 
 /**
