@@ -11,7 +11,8 @@ class LinearTestRegExp extends RegExp {
 
   constructor(pattern: RegExp | string, flags?: string) {
     super(pattern, flags);
-    this.#linear = compileLinear(this.source, this.flags);
+    // Sticky (`y`): zod tests from lastIndex 0, so the match must start at the beginning.
+    this.#linear = compileLinear(this.sticky ? `^(?:${this.source})` : this.source, this.flags);
   }
 
   override test(text: string): boolean {

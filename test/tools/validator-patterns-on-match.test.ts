@@ -30,6 +30,12 @@ describe("a validator's own patterns run in linear time on values RE2 accepted",
     expect(tag.safeParse('ac').success).toBe(true);
   });
 
+  it('a sticky pattern still matches only from the start', () => {
+    const sticky = z.string().regex(/ab/y);
+    defineTool({ name: 'sticky', description: 'S.', input: z.object({ sticky }), execute: () => 'ok' });
+    expect([sticky.safeParse('abc').success, sticky.safeParse('xab').success]).toEqual([true, false]);
+  });
+
   it('flags keep their meaning after the tool is defined: i, m and s', () => {
     const a = z.string().regex(/^ab$/i);
     const b = z.string().regex(/^b$/m);
