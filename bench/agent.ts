@@ -2,7 +2,7 @@
 // stopWhen, on the same scripted three-step conversation (tool call, tool call, five-delta answer),
 // in process, no HTTP. Reports ms per run for each, the ratio, and rxagent's overhead per step with
 // the scripted model's own cost subtracted (target < 0.2 ms).
-// Run: node --conditions=rxagent-source bench/agent.ts   (BENCH_AGENT_RUNS, BENCH_AGENT_ROUNDS)
+// Run: npx node --conditions=rxagent-source bench/agent.ts   (BENCH_AGENT_RUNS, BENCH_AGENT_ROUNDS)
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { stepCountIs, streamText, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';

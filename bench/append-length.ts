@@ -2,7 +2,7 @@
 // to 10,000 messages (in batches, untimed), then each takes BENCH_APPEND_LENGTH_APPENDS appends of
 // 2 messages, timed; an append must cost about the same at both lengths (same order of
 // magnitude). Stores whose server does not answer on 127.0.0.1 are skipped.
-// Run alone: node --conditions=rxagent-source bench/append-length.ts
+// Run alone: npx node --conditions=rxagent-source bench/append-length.ts
 import { randomUUID } from 'node:crypto';
 import { assistant, type Message, user } from '../src/core/index.ts';
 import type { SessionStore } from '../src/sessions/index.ts';

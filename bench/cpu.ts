@@ -5,7 +5,7 @@
 //            whose stream is from(chunks): idle timeout (the 10-minute default) → decoder fused with
 //            the provider's mapper → retryWithBackoff → accumulateToolCalls → completeResponse,
 //            consumed by lib/rx-collector.ts (the `rxagent` runner's consumer).
-// Warmed up, then both interleaved; medians. Run: node --conditions=rxagent-source bench/cpu.ts
+// Warmed up, then both interleaved; medians. Run: npx node --conditions=rxagent-source bench/cpu.ts
 // Env: BENCH_CPU_ITERATIONS (default 25, minimum 25), BENCH_CPU_CHUNK (bytes per chunk, default 1500;
 // `event`: one chunk per SSE event, as the server's one-event-per-write mode), BENCH_CPU_MODES.
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -3,7 +3,7 @@
 // (bench/mcp-fault-server.mjs). Each call has a 2 s no-progress timeout and the crashing server a
 // restart policy. Reported: calls settled ok / as a typed McpError / any other error, hangs (a call
 // not settled 30 s after it started), and server processes left after close().
-// Run: node --conditions=rxagent-source bench/mcp-faults.ts   (env: BENCH_FAULT_CALLS)
+// Run: npx node --conditions=rxagent-source bench/mcp-faults.ts   (env: BENCH_FAULT_CALLS)
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';

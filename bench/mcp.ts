@@ -2,7 +2,7 @@
 // Observable layer) against the SDK v2 Client called directly, on the same server process
 // (examples/mcp/serve-registry.ts: a ToolRegistry served with serveMcp). Calls are sequential;
 // rounds alternate between the two clients and the median is reported. Target: rxagent ≥ 0.9× SDK.
-// Run: node --conditions=rxagent-source bench/mcp.ts   (env: BENCH_MCP_CALLS, BENCH_MCP_ROUNDS)
+// Run: npx node --conditions=rxagent-source bench/mcp.ts   (env: BENCH_MCP_CALLS, BENCH_MCP_ROUNDS)
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';

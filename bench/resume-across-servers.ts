@@ -1,4 +1,4 @@
-// `node --conditions=rxagent-source bench/resume-across-servers.ts`: resume exactly-once across two
+// `npx node --conditions=rxagent-source bench/resume-across-servers.ts`: resume exactly-once across two
 // app servers sharing one Redis (127.0.0.1:6379, or REDIS_URL), every stream cut after a random
 // number of events and every reconnection sent to a random server. Prints runs, connections,
 // cuts, and events lost / duplicated / out of order (all must be 0).

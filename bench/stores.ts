@@ -1,7 +1,7 @@
 // Session append throughput per store: appends/s with 1 writer and with 50 concurrent writers.
 // Each writer appends a user + assistant pair per append to its own session and starts a new
 // session every 20 appends (a conversation's length, so growth cost stays realistic). Stores whose
-// server does not answer on 127.0.0.1 are skipped. Run alone: node --conditions=rxagent-source bench/stores.ts
+// server does not answer on 127.0.0.1 are skipped. Run alone: npx node --conditions=rxagent-source bench/stores.ts
 // Env: BENCH_STORE_APPENDS (appends per configuration, default 1000).
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';

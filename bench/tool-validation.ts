@@ -1,5 +1,5 @@
 // Cost of validating one typical tool call (5 fields) with the validator compiled once at registration.
-// Run: node bench/tool-validation.ts
+// Run: npx node bench/tool-validation.ts
 import * as z from 'zod';
 import { ajvEngine } from '../src/tools/ajv-engine.ts';
 import { compileArgumentsCheck } from '../src/tools/arguments-check.ts';

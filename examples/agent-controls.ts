@@ -4,7 +4,7 @@
  * session on a small context window that is summarised instead of overflowing. Live with
  * OPENAI_API_KEY; otherwise scripted models play the models' parts, offline.
  *
- *   node --conditions=rxagent-source examples/agent-controls.ts
+ *   npx node --conditions=rxagent-source examples/agent-controls.ts
  */
 import { Agent, defineTool, eachEvent, memorySessionStore } from 'rxagent';
 import { openai } from 'rxagent/openai';

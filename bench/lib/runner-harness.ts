@@ -62,7 +62,7 @@ export function runnerArgs(): { spec: ModeSpec; origin: string } {
   const [mode = '', origin = ''] = process.argv.slice(2);
   if (!isMode(mode) || !origin.startsWith('http')) {
     throw new Error(
-      `usage: node bench/runners/<name>.ts <mode> <origin>; got ${JSON.stringify([mode, origin])}`,
+      `usage: npx node bench/runners/<name>.ts <mode> <origin>; got ${JSON.stringify([mode, origin])}`,
     );
   }
   return { spec: MODE_SPECS[mode], origin };

@@ -5,7 +5,7 @@
  * Live with OPENAI_API_KEY (OPENAI_BASE_URL and OPENAI_MODEL optional); otherwise the offline demo
  * model (it tells a story, and calls send_email when asked to "email <name>").
  *
- *   node --conditions=rxagent-source examples/use-chat/server.ts   then open http://127.0.0.1:3001
+ *   npx node --conditions=rxagent-source examples/use-chat/server.ts   then open http://127.0.0.1:3001
  */
 import type { ChatModel } from 'rxagent';
 import { openai } from 'rxagent/openai';

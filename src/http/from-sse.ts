@@ -95,7 +95,11 @@ export function fromSSE(
     let runUrl: string | undefined;
     const noteLocation = (answer: Response) => {
       const location = answer.headers.get('content-location');
-      if (location) runUrl = new URL(location, answer.url || String(url)).href;
+      if (!location) return;
+      const base = new URL(answer.url || String(url), globalThis.location?.href);
+      const named = new URL(location, base);
+      // A resume carries the caller's headers: only to the origin they were first sent to.
+      if (named.origin === base.origin) runUrl = named.href;
     };
     let retryMs = initialRetryMs;
     let attempt = 0;

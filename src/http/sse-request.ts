@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import { ApiError, NetworkError, ReplayExpiredError, RunNotFoundError } from '../core/index.ts';
 import { networkFailure } from '../transport/network-failure.ts';
+import { isRedirect, redirectRefused } from '../transport/redirect-refused.ts';
 
 /** One SSE request: where, how, and with which `fetch`. */
 export interface SSERequest {
@@ -29,10 +30,17 @@ export function sseBody(
       try {
         answer =
           response ??
-          (await request.fetch(request.url, { ...request.init, signal: AbortSignal.any(signals) }));
+          // A redirect is answered, not followed (unless the caller chose `redirect`): fetch would
+          // carry the caller's headers (x-api-key, cookies set by hand) to whatever host it names.
+          (await request.fetch(request.url, {
+            redirect: 'manual',
+            ...request.init,
+            signal: AbortSignal.any(signals),
+          }));
       } catch (cause) {
         throw networkFailure('sse', String(request.url), cause);
       }
+      if (isRedirect(answer)) throw redirectRefused('sse', String(answer.url || request.url), answer);
       if (!answer.ok) throw await errorOf(answer);
       onResponse?.(answer);
       if (!answer.body) return;

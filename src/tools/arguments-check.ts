@@ -35,7 +35,7 @@ function fromStandard(result: StandardSchemaV1Result<unknown>): ArgumentsCheckRe
  *    registration, so this catches the ones a map let in;
  * 4. the Standard Schema validator, when the input was one: refinements, transforms and defaults
  *    that JSON Schema cannot express, and the typed value `execute` receives.
- * The value is made from a deep copy of `args`, never `args` itself.
+ * Every stage checks one deep copy of `args` (each property read once), never `args` itself.
  * Throws `InvalidToolSchemaError` when the engine refuses the schema in strict mode.
  */
 export function compileArgumentsCheck(
@@ -55,18 +55,28 @@ export function compileArgumentsCheck(
   const validator = tool.validator;
   return {
     check(args) {
-      const limitIssues = checkArgumentLimits(args, limits);
+      // Size first, on the call's own object: the cheap shield, before anything copies it.
+      const sizeIssues = checkArgumentLimits(args, limits);
+      if (sizeIssues.length > 0) return { ok: false, issues: sizeIssues };
+      // Then every stage checks one copy, each property read once: a getter or a Proxy in the
+      // call's object cannot show the checks one value and `execute` another; and nothing
+      // downstream (a validator's pass-through, a hook, `execute`) holds the model's own object,
+      // kept in the history as evidence.
+      let copy: Record<string, unknown>;
+      try {
+        copy = structuredClone(args) as Record<string, unknown>;
+      } catch {
+        return { ok: false, issues: [{ path: '', message: 'the arguments are not plain JSON data' }] };
+      }
+      const limitIssues = checkArgumentLimits(copy, limits);
       if (limitIssues.length > 0) return { ok: false, issues: limitIssues };
-      const issues = schema.validate(args);
+      const issues = schema.validate(copy);
       if (issues.length > 0) return { ok: false, issues };
-      const identity = findIdentityKey(args, identityNames);
+      const identity = findIdentityKey(copy, identityNames);
       if (identity !== undefined) {
         const message = 'names who acts; the caller is known to the application, do not pass it';
         return { ok: false, issues: [{ path: identity, message }] };
       }
-      // From here on a copy: nothing downstream (a validator's pass-through, a hook, `execute`) may
-      // hold the model's own object, which stays in the history as evidence of what it sent.
-      const copy = structuredClone(args) as Record<string, unknown>;
       if (!validator) return { ok: true, value: copy };
       const result = validator['~standard'].validate(copy);
       return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);

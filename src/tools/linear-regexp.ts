@@ -1,8 +1,31 @@
 import type { CodeOptions } from 'ajv';
 import { RE2JS } from 're2js';
+import { jsPatternClasses } from './js-pattern-classes.ts';
 
 /** ajv's engine type (`code.regExp`), which its main entry does not export by name. */
 type RegExpEngine = NonNullable<CodeOptions['regExp']>;
+
+/** RE2's flags for a JavaScript `RegExp`'s `i`, `m` and `s` (the others do not change what matches). */
+function re2Flags(flags: string): number {
+  return (
+    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) |
+    (flags.includes('m') ? RE2JS.MULTILINE : 0) |
+    (flags.includes('s') ? RE2JS.DOTALL : 0)
+  );
+}
+
+/**
+ * A JavaScript pattern compiled on RE2 (linear-time matching), with the `RegExp` flags `i`, `m`
+ * and `s`, and `\s`, `\S` and `.` meaning what they mean in JavaScript (`jsPatternClasses`).
+ * Throws when RE2 cannot run it (lookaround, backreferences).
+ * @example compileLinear('^(a|a)*$', 'i').test('AAA') // true
+ */
+export function compileLinear(pattern: string, flags = ''): RE2JS {
+  return RE2JS.compile(
+    RE2JS.translateRegExp(jsPatternClasses(pattern, flags.includes('s'))),
+    re2Flags(flags),
+  );
+}
 
 /**
  * The regular expression engine of every tool schema's `pattern` and `patternProperties`: RE2
@@ -17,7 +40,7 @@ export const linearRegExp: RegExpEngine = Object.assign(
   (pattern: string): ReturnType<RegExpEngine> => {
     let compiled: RE2JS;
     try {
-      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+      compiled = compileLinear(pattern);
     } catch (error) {
       const reason =
         error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);

@@ -8,6 +8,7 @@ import { mergeHeaders } from './merge-headers.ts';
 import { networkFailure } from './network-failure.ts';
 import { readErrorBody } from './read-error-body.ts';
 import { isRedirect, redirectRefused } from './redirect-refused.ts';
+import { redactSecrets, requestSecrets } from './request-secrets.ts';
 
 /** Options of {@link httpClient}: everything fixed for one model. */
 export interface HttpClientOptions {
@@ -102,7 +103,9 @@ export function httpClient(options: HttpClientOptions): HttpClient {
         request.onResponse?.(response);
         if (isRedirect(response)) throw redirectRefused(provider, request.url, response);
         if (!response.ok) {
-          const text = await readErrorBody(response);
+          // A careless server quotes the request back (its key, a ?key= URL): cut what it sent.
+          const secrets = requestSecrets(request.url, [setup.headers, prepared.headers], credential?.headers);
+          const text = redactSecrets(await readErrorBody(response), secrets);
           throw httpError(provider, response.status, response.headers, text, options.parseErrorBody);
         }
         if (!response.body) throw new NetworkError(`${provider}: response has no body`, { provider });

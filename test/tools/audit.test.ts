@@ -188,7 +188,7 @@ describe('audit trail', () => {
       .register(broken)
       .invoke({ id: 'c', name: 'broken', arguments: {} });
     expect(outcome.status).toBe('ok');
-    expect((await outcomes(audit))[0]).toMatchObject({ status: 'ok', error: 'persist failed: oops' });
+    expect((await outcomes(audit))[0]).toMatchObject({ status: 'ok', error: 'persist failed: Error' });
   });
 
   it('returns no outcome when the audit trail cannot be written', async () => {

@@ -84,3 +84,27 @@ describe('persist covers the failure path', () => {
     ]);
   });
 });
+
+describe('a careless persist', () => {
+  it("a persist that throws quoting the card: the record names the error's class and code, never its message", async () => {
+    const audit = memoryAuditStore();
+    const tool = defineTool({
+      name: 'charge',
+      description: 'Charges.',
+      input: z.object({ card: z.string() }),
+      execute: ({ card }) => ({ card, ok: true }),
+      persist: (invocation) => {
+        throw Object.assign(new Error(`cannot mask card ${String(invocation.arguments.card)}`), {
+          code: 'E_MASK',
+        });
+      },
+    });
+    const outcome = await new ToolRegistry({ audit })
+      .register(tool)
+      .invoke({ id: 'c', name: 'charge', arguments: { card: CARD } });
+    expect(outcome.status).toBe('ok');
+    const [record] = await outcomes(audit);
+    expect(record).toMatchObject({ status: 'ok', error: 'persist failed: Error (E_MASK)' });
+    expect(JSON.stringify(await audit.list())).not.toContain(CARD);
+  });
+});

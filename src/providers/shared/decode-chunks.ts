@@ -12,7 +12,8 @@ import { type ChunkMapper, trailingAfterError } from './chunk-mapper.ts';
  *
  * When the source errors (a cut connection, an idle timeout) after the provider's terminal event
  * (`[DONE]`, `message_stop`, Gemini's finish reason, Ollama's `done` line, Bedrock's
- * `messageStop`), the finished turn is kept: `end()` is asked for the trailing events and, when it has them, they
+ * `messageStop`), or the body ends inside a unit (a line or frame cut short) after it, the finished
+ * turn is kept: `end()` is asked for the trailing events and, when it has them, they
  * are emitted and the stream completes. Before that point the source's error passes.
  * @example bytes$.pipe(decodeChunks(sseDecoder(), openAIChunkMapper('openai')))
  */
@@ -26,6 +27,16 @@ export function decodeChunks<Chunk>(
         for (let i = 0; i < events.length; i++) subscriber.next(events[i] as ProviderEvent);
       };
       const decode = decoder((chunk) => emit(mapper.map(chunk)));
+      /** The body failed or ended inside a unit: keep a finished turn, else pass `error`. */
+      const finish = (error: unknown) => {
+        const trailing = trailingAfterError(mapper);
+        if (trailing === undefined) {
+          subscriber.error(error);
+          return;
+        }
+        emit(trailing);
+        subscriber.complete();
+      };
       return source.subscribe({
         next(bytes) {
           if (subscriber.closed) return;
@@ -35,18 +46,17 @@ export function decodeChunks<Chunk>(
             subscriber.error(error);
           }
         },
-        error(error: unknown) {
-          const trailing = trailingAfterError(mapper);
-          if (trailing === undefined) {
-            subscriber.error(error);
-            return;
-          }
-          emit(trailing);
-          subscriber.complete();
-        },
+        error: finish,
         complete() {
           try {
             decode.end();
+          } catch (error) {
+            // The body ended inside a unit (a cut line or frame): like a cut connection, after the
+            // terminal event the finished turn is kept, before it the decoder's error passes.
+            finish(error);
+            return;
+          }
+          try {
             emit(mapper.end());
           } catch (error) {
             subscriber.error(error);

@@ -12,20 +12,26 @@ import type { ToolCallOutcomeRecord } from './tool-invocation-store.ts';
  */
 async function persisted(settled: SettledCall & Required<Pick<SettledCall, 'tool' | 'invocation'>>) {
   const { tool, invocation, status, error } = settled;
+  let data: unknown;
   try {
-    const data: unknown =
+    data =
       status === 'ok'
         ? await tool.persist?.(invocation as never, settled.result)
         : await tool.persist?.(invocation as never, undefined, {
             status,
             error: error ?? { message: status },
           });
-    if (data === null || data === undefined) return {};
-    if (typeof JSON.stringify(data) !== 'string') throw new TypeError('it returned a value that is not JSON');
-    return { data };
-  } catch (error) {
-    return { error: `persist failed: ${oneLine(error instanceof Error ? error.message : String(error))}` };
+  } catch (thrown) {
+    // persist threw while keeping something out of the trail: its message may quote just that.
+    return { error: `persist failed: ${errorClass(thrown)}` };
   }
+  if (data === null || data === undefined) return {};
+  try {
+    if (typeof JSON.stringify(data) === 'string') return { data };
+  } catch {
+    // a BigInt, a cycle, a throwing toJSON: not JSON either
+  }
+  return { error: 'persist failed: it returned a value that is not JSON' };
 }
 
 /**
@@ -60,9 +66,14 @@ function recordedError(settled: SettledCall): string | undefined {
   if (!error) return undefined;
   if (!settled.tool?.persist) return oneLine(error.message);
   const { cause } = error;
-  if (!(cause instanceof Error)) return settled.status;
-  const code: unknown = Reflect.get(cause, 'code');
-  return typeof code === 'string' || typeof code === 'number' ? `${cause.name} (${code})` : cause.name;
+  return cause instanceof Error ? errorClass(cause) : settled.status;
+}
+
+/** An error as a record may name it without its message: its class, and its `code` if it has one. */
+function errorClass(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const code: unknown = Reflect.get(error, 'code');
+  return typeof code === 'string' || typeof code === 'number' ? `${error.name} (${code})` : error.name;
 }
 
 /** The `outcome` audit record of a settled call (after `persist`, which may be async). */
