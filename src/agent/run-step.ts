@@ -107,7 +107,13 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
         repeat: checked.repeat,
       };
       if ('error' in streak) return of<LoopItem>({ type: 'failed', state: next, error: streak.error });
-      return of<LoopItem>(afterTools(next, env.budgets, env.controls));
+      // The step's tools have run: whatever fails from here (a `stopWhen` that throws) fails the
+      // run with them in its state, so they are saved like any finished step.
+      try {
+        return of<LoopItem>(afterTools(next, env.budgets, env.controls));
+      } catch (error: unknown) {
+        return of<LoopItem>({ type: 'failed', state: next, error });
+      }
     });
     return concat(of(completed), tools$.pipe(map(event)), next$);
   });
