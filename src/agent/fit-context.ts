@@ -7,6 +7,7 @@ import {
   estimateTokens,
   type Message,
   messageTokens,
+  tokenBound,
   user,
 } from '../core/index.ts';
 import type { ContextOptions } from './context-options.ts';
@@ -25,8 +26,8 @@ export interface FittedRequest {
 
 /**
  * The request of a step, compacted to fit `model`'s context window less the room kept for the
- * answer, by the agent's `context` strategy: the request as it is when it fits (no count when it is
- * far inside the window, else one), else
+ * answer, by the agent's `context` strategy: the request as it is when it fits (no count when its
+ * `tokenBound` fits, else one), else
  * the oldest whole turns dropped (`trim`) or replaced by one summary (`summarize`), or what a
  * custom strategy returns. Counts with `model.countTokens`, else `estimateTokens`; candidates are
  * chosen by estimate (scaled to the real count) and each one sent is counted. Errors with
@@ -125,8 +126,9 @@ export function fitContext(
   };
 
   const sent = typeof request.messages === 'string' ? [user(request.messages)] : request.messages;
-  // Far inside the window (under a token per character, which no tokenizer exceeds on text), a
-  // request needs no count: no round trip to a counting endpoint on most steps.
-  if (estimateTokens(request) * 3 <= limit) return of(unchanged);
+  // A request whose bound (a token per UTF-8 byte at most, on any tokenizer) fits needs no count:
+  // no round trip to a counting endpoint on most steps.
+  const bound = tokenBound(request);
+  if (bound !== undefined && bound <= limit) return of(unchanged);
   return count(sent).pipe(concatMap((total) => (total <= limit ? of(unchanged) : compact(total))));
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, defineTool, memorySessionStore } from '../../src/index.ts';
+import {
+  Agent,
+  type ChatRequest,
+  defineTool,
+  memorySessionStore,
+  ContextOverflowError,
+  user,
+  assistant,
+} from '../../src/index.ts';
+import { openai } from '../../src/providers/openai/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
 import { expectNoOrphans } from './no-orphans.ts';
 
@@ -38,5 +47,37 @@ describe('R18a-1: a stopWhen that throws keeps the step whose tools ran', () => 
     const messages = (await sessions.get('s'))?.messages ?? [];
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expectNoOrphans(messages);
+  });
+});
+
+describe('R18a-2: the no-count shortcut holds for every script, not only Latin text', () => {
+  it('a Burmese chat on gpt-4 (8k window, cl100k: 2 tokens a character) is counted and trimmed to fit', async () => {
+    const gpt4 = openai('gpt-4', { apiKey: 'sk-test' });
+    const count = (request: ChatRequest) => gpt4.countTokens?.(request) ?? Promise.resolve(0);
+    const model = scriptedModel([{ text: 'ok' }], { loop: true, contextWindow: 8192, countTokens: count });
+    const burmese = 'မြန်မာဘာသာစကား '.repeat(70); // ~1,050 characters, ~2,000 cl100k tokens
+    const sessions = memorySessionStore();
+    const history = Array.from({ length: 4 }, () => [user(burmese), assistant('ok')]).flat();
+    await sessions.append('b', history);
+    const agent = new Agent({ model, sessions, maxOutputTokens: 512, context: { strategy: 'trim' } });
+    await agent.chat(burmese, { sessionId: 'b' });
+    const sentTokens = await count(model.requests[0] as ChatRequest);
+    expect(sentTokens).toBeLessThanOrEqual(8192 - 512);
+  });
+
+  it('a 300-page PDF (counted at ~250,000 tokens) is counted, not waved through as one image', async () => {
+    const count = (request: ChatRequest) =>
+      (request.messages as readonly { content: unknown }[]).some(
+        (m) => Array.isArray(m.content) && m.content.some((p: { type: string }) => p.type === 'file'),
+      )
+        ? 250_000
+        : 10;
+    const model = scriptedModel([{ text: 'ok' }], { loop: true, contextWindow: 200_000, countTokens: count });
+    const agent = new Agent({ model, context: { strategy: 'trim' } });
+    const pdf = { type: 'file' as const, data: 'JVBERi0xLjQK', mediaType: 'application/pdf' };
+    await expect(agent.chat([user([{ type: 'text', text: 'Summarise this.' }, pdf])])).rejects.toBeInstanceOf(
+      ContextOverflowError,
+    );
+    expect(model.requests).toHaveLength(0);
   });
 });
