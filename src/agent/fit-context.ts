@@ -16,6 +16,9 @@ import { conversationTurns } from './conversation-turns.ts';
 import type { RunState } from './run-state.ts';
 import { summarizeTurns } from './summarize-turns.ts';
 
+/** Summaries one fitting may ask for before it gives up: each is a model call the run pays for. */
+const MAX_SUMMARIES = 3;
+
 /** A step's request made to fit, the summary to store before the run's messages, and its cost. */
 export interface FittedRequest {
   request: ChatRequest;
@@ -31,7 +34,8 @@ export interface FittedRequest {
  * the oldest whole turns dropped (`trim`) or replaced by one summary (`summarize`), or what a
  * custom strategy returns. Counts with `model.countTokens`, else `estimateTokens`; candidates are
  * chosen by estimate (scaled to the real count) and each one sent is counted. Errors with
- * `ContextOverflowError` when even the newest turn cannot fit. A model whose window is unknown
+ * `ContextOverflowError` when even the newest turn cannot fit, or when three summaries in a row
+ * (a summarizer that overruns `summaryTokens`) did not make the request fit. A model whose window is unknown
  * gets the request unchanged.
  */
 export function fitContext(
@@ -110,13 +114,15 @@ export function fitContext(
           const summary = summaryMessage(response.text.trim(), covers);
           const messages = [summary, ...kept(k), ...state.added];
           return count(messages).pipe(
-            concatMap((n) =>
-              n <= limit
-                ? of(fitted(messages, [summary], used))
-                : k < turns.length
-                  ? attempt(k + 1, used)
-                  : overflow(n),
-            ),
+            concatMap((n) => {
+              if (n <= limit) return of(fitted(messages, [summary], used));
+              if (k >= turns.length || used.length >= MAX_SUMMARIES) return overflow(n);
+              // Drop as many more turns as the excess needs (by estimate), not one per summary.
+              let next = k;
+              let freed = 0;
+              while (next < turns.length && freed < n - limit) freed += scale * (sizes[next++] as number);
+              return attempt(next, used);
+            }),
           );
         }),
       );

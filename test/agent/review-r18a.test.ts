@@ -81,3 +81,24 @@ describe('R18a-2: the no-count shortcut holds for every script, not only Latin t
     expect(model.requests).toHaveLength(0);
   });
 });
+
+describe('R18a-3: a summarizer that ignores its budget costs a bounded number of calls', () => {
+  it('a 40,000-character "summary" every time: a few summarizer calls, then ContextOverflowError', async () => {
+    const chars = (request: ChatRequest) =>
+      Math.ceil(JSON.stringify([request.messages, request.system ?? '']).length / 4);
+    const model = scriptedModel([{ text: 'ok' }], { loop: true, contextWindow: 8192, countTokens: chars });
+    const summarizer = scriptedModel([{ text: 'blah '.repeat(8_000) }], { loop: true });
+    const sessions = memorySessionStore();
+    const turn = 'Tell me about the history of the region in detail. '.repeat(10);
+    await sessions.append('g', Array.from({ length: 40 }, () => [user(turn), assistant(turn)]).flat());
+    const agent = new Agent({
+      model,
+      sessions,
+      maxOutputTokens: 512,
+      context: { strategy: 'summarize', summarizer },
+    });
+    await expect(agent.chat('And now?', { sessionId: 'g' })).rejects.toBeInstanceOf(ContextOverflowError);
+    expect(summarizer.requests.length).toBeLessThanOrEqual(3);
+    expect(model.requests).toHaveLength(0);
+  });
+});
