@@ -1,4 +1,4 @@
-import { concatMap, from, lastValueFrom, type Observable, of, throwError } from 'rxjs';
+import { concatMap, from, lastValueFrom, type Observable, of, take, throwError, throwIfEmpty } from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
@@ -68,7 +68,10 @@ export function fitContext(
     const { strategy } = context;
     if (typeof strategy === 'function') {
       const budget = { limit, count: (messages: readonly Message[]) => lastValueFrom(count(messages)) };
+      // Its first answer only (a second would be a second model turn), and none is an overflow.
       return strategy(viewMessages(view, state.added), budget).pipe(
+        take(1),
+        throwIfEmpty(() => new ContextOverflowError({ tokens: total, limit, contextWindow: window })),
         concatMap((messages) =>
           count(messages).pipe(concatMap((n) => (n <= limit ? of(fitted(messages)) : overflow(n)))),
         ),

@@ -1,3 +1,4 @@
+import { EMPTY } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -6,6 +7,7 @@ import {
   defineTool,
   memorySessionStore,
   ContextOverflowError,
+  IncompleteStreamError,
   user,
   assistant,
 } from '../../src/index.ts';
@@ -100,5 +102,34 @@ describe('R18a-3: a summarizer that ignores its budget costs a bounded number of
     await expect(agent.chat('And now?', { sessionId: 'g' })).rejects.toBeInstanceOf(ContextOverflowError);
     expect(summarizer.requests.length).toBeLessThanOrEqual(3);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('R18a-4: a context strategy that yields nothing fails the run with a typed error', () => {
+  it('a custom strategy returning EMPTY: the run rejects with ContextOverflowError, not silence', async () => {
+    const model = scriptedModel([{ text: 'ok' }], { loop: true, contextWindow: 100 });
+    const agent = new Agent({ model, context: { strategy: () => EMPTY } });
+    const events: string[] = [];
+    const ended = new Promise<unknown>((resolve) => {
+      agent.run('x '.repeat(500)).subscribe({
+        next: (e) => events.push(e.type),
+        error: resolve,
+        complete: () => resolve('completed'),
+      });
+    });
+    await expect(ended).resolves.toBeInstanceOf(ContextOverflowError);
+    expect(events).not.toContain('agent-completed');
+  });
+});
+
+describe('R18a-4b: a summarizer whose stream ends without a response fails the run', () => {
+  it('rejects with IncompleteStreamError instead of completing with no agent-completed', async () => {
+    const model = scriptedModel([{ text: 'ok' }], { loop: true, contextWindow: 2048 });
+    const summarizer = { ...scriptedModel([{ text: 'x' }]), stream: () => EMPTY };
+    const sessions = memorySessionStore();
+    const turn = 'Tell me about the history of the region in detail. '.repeat(10);
+    await sessions.append('e', Array.from({ length: 10 }, () => [user(turn), assistant(turn)]).flat());
+    const agent = new Agent({ model, sessions, context: { strategy: 'summarize', summarizer } });
+    await expect(agent.chat('And now?', { sessionId: 'e' })).rejects.toBeInstanceOf(IncompleteStreamError);
   });
 });
