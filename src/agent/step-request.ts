@@ -8,6 +8,8 @@ import type { RunState } from './run-state.ts';
 export interface StepPlan {
   model: ChatModel;
   request: ChatRequest;
+  /** The tools the step offers, when `prepareStep` narrowed them: calls of others are `not_found`. */
+  allowed: readonly string[] | undefined;
 }
 
 /**
@@ -28,6 +30,7 @@ export function stepPlan(env: StepEnv, state: RunState): StepPlan {
   const toolChoice = stepChoice ?? runChoice;
   return {
     model: model ?? env.model,
+    allowed: activeTools ? tools.map((tool) => tool.name) : undefined,
     request: {
       messages: viewMessages(contextView(state.history, state.prelude), state.added),
       ...(system === undefined ? {} : { system }),

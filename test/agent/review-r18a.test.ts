@@ -133,3 +133,25 @@ describe('R18a-4b: a summarizer whose stream ends without a response fails the r
     await expect(agent.chat('And now?', { sessionId: 'e' })).rejects.toBeInstanceOf(IncompleteStreamError);
   });
 });
+
+describe('R18a-5: a tool prepareStep left out is not run when a model calls it anyway', () => {
+  it('activeTools: [] after step 1: a second send_email is answered not_found, not sent', async () => {
+    sent.length = 0;
+    const sessions = memorySessionStore();
+    const agent = new Agent({
+      model: scriptedModel([email('ann@example.com'), email('bob@example.com'), { text: 'done' }]),
+      tools: [sendEmail],
+      sessions,
+    });
+    await agent.chat('email Ann', {
+      sessionId: 'p',
+      prepareStep: ({ step }) => (step > 1 ? { activeTools: [] } : undefined),
+    });
+    expect(sent).toEqual(['ann@example.com']);
+    const messages = (await sessions.get('p'))?.messages ?? [];
+    expectNoOrphans(messages);
+    const last = messages.filter((m) => m.role === 'tool').at(-1);
+    expect(last?.isError).toBe(true);
+    expect(JSON.stringify(last?.content)).toContain('Unknown tool');
+  });
+});
