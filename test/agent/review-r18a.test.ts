@@ -155,3 +155,18 @@ describe('R18a-5: a tool prepareStep left out is not run when a model calls it a
     expect(JSON.stringify(last?.content)).toContain('Unknown tool');
   });
 });
+
+describe('R18a-6: activeTools: [] after a tool step sends a request Bedrock and Anthropic accept', () => {
+  it('step 2 (after tool calls) sends the tools with toolChoice none, not tool blocks without tools', async () => {
+    sent.length = 0;
+    const model = scriptedModel([email('ann@example.com'), { text: 'done' }]);
+    const agent = new Agent({ model, tools: [sendEmail] });
+    await agent.chat('email Ann', {
+      prepareStep: ({ step }) => (step > 1 ? { activeTools: [] } : undefined),
+    });
+    const second = model.requests[1];
+    expect(second?.tools?.map((t) => t.name)).toEqual(['send_email']);
+    expect(second?.toolChoice).toBe('none');
+    expect(model.requests[0]?.toolChoice).toBeUndefined();
+  });
+});
