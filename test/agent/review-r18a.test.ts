@@ -170,3 +170,30 @@ describe('R18a-6: activeTools: [] after a tool step sends a request Bedrock and 
     expect(model.requests[0]?.toolChoice).toBeUndefined();
   });
 });
+
+describe('R18a-7: a session with an orphaned call (an older version, a hand-written import) still runs', () => {
+  it('the request answers the call with an error result and drops a result without its call', async () => {
+    const sessions = memorySessionStore();
+    await sessions.append('o', [
+      user('email Ann'),
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'lost', name: 'send_email', arguments: { to: 'a' } }],
+      },
+      { role: 'tool', toolCallId: 'stray', content: 'sent' },
+      user('are you there?'),
+      assistant('yes'),
+    ]);
+    const model = scriptedModel([{ text: 'ok' }]);
+    const agent = new Agent({ model, tools: [sendEmail], sessions });
+    await agent.chat('hello', { sessionId: 'o' });
+    const request = model.requests[0];
+    const messages = typeof request?.messages === 'string' ? [] : (request?.messages ?? []);
+    expectNoOrphans(messages);
+    expect(messages.some((m) => m.toolCallId === 'stray')).toBe(false);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'user']);
+    // The session keeps what it had.
+    expect((await sessions.get('o'))?.messages).toHaveLength(7);
+  });
+});
