@@ -1,4 +1,16 @@
-import { concatMap, from, lastValueFrom, type Observable, of, take, throwError, throwIfEmpty } from 'rxjs';
+import {
+  concatMap,
+  defer,
+  finalize,
+  from,
+  lastValueFrom,
+  type Observable,
+  of,
+  take,
+  tap,
+  throwError,
+  throwIfEmpty,
+} from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
@@ -51,10 +63,19 @@ export function fitContext(
     context.reserveOutputTokens ?? request.maxOutputTokens ?? Math.min(4096, Math.floor(window / 4));
   const limit = window - reserve;
   const withMessages = (messages: readonly Message[]): ChatRequest => ({ ...request, messages });
-  const count = (messages: readonly Message[]): Observable<number> =>
-    model.countTokens
-      ? from(model.countTokens(withMessages(messages)))
-      : of(estimateTokens(withMessages(messages)));
+  const count = (messages: readonly Message[]): Observable<number> => {
+    const { countTokens } = model;
+    if (!countTokens) return of(estimateTokens(withMessages(messages)));
+    // Unsubscribing (a cancelled run) aborts a count still in flight: no request outlives its run.
+    return defer(() => {
+      const controller = new AbortController();
+      let settled = false;
+      return from(countTokens.call(model, withMessages(messages), { signal: controller.signal })).pipe(
+        tap({ next: () => (settled = true), error: () => (settled = true) }),
+        finalize(() => settled || controller.abort()),
+      );
+    });
+  };
   const overflow = (tokens: number) =>
     throwError(() => new ContextOverflowError({ tokens, limit, contextWindow: window }));
   const fitted = (
