@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Cluster } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { SessionConflictError, SessionCorruptError, SessionStoreError } from '../../core/index.ts';
 import { appendRequest, isExpired, type SessionStoreOptions } from '../../sessions/append-request.ts';
 import { decodeStoredMessages } from '../../sessions/message-codec.ts';
@@ -112,6 +112,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
 
   return {
     timeoutMs: timeouts.operationTimeoutMs,
+    ...redisIdentity(client, prefix),
     get: read,
     append: async (id, messages, appendOptions) => {
       const request = appendRequest(id, messages, appendOptions);
@@ -183,4 +184,15 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
     },
     close,
   };
+}
+
+/**
+ * The backend a store reads and writes (server, database and prefix, never credentials), so an
+ * agent's runs on one session wait for each other across store objects (`SessionStore.identity`);
+ * none for a Cluster client, whose runs wait per store object.
+ */
+function redisIdentity(client: Redis | Cluster, prefix: string): { identity?: string } {
+  if (!(client instanceof Redis)) return {};
+  const { host, port, db, path } = client.options;
+  return { identity: `redis:${path ?? `${host}:${port}`}/${db ?? 0}:${prefix}` };
 }
