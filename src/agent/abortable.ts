@@ -1,16 +1,14 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscription, timer } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 
 /**
  * Errors with `signal.reason` when `signal` aborts (at once if it already has), after unsubscribing
  * from the source, so whatever the source holds open is cancelled first. An abort while `past()`
- * says the point of no return has passed (a run's final append is sent) waits up to `graceMs` for
- * the source to end as it would have (a saved run is not failed); a source that has not ended by
- * then (a write that never settles) is cut and errors with the abort's reason after all.
+ * says the point of no return has passed (a run's final append is sent) is ignored: the source
+ * ends as it would have.
  */
 export function abortable<T>(
   signal: AbortSignal | undefined,
   past: () => boolean = () => false,
-  graceMs = 30_000,
 ): MonoTypeOperatorFunction<T> {
   return (source) =>
     signal
@@ -26,19 +24,14 @@ export function abortable<T>(
             error: (error: unknown) => subscriber.error(error),
             complete: () => subscriber.complete(),
           });
-          let grace: Subscription | undefined;
-          const cut = () => {
+          const onAbort = () => {
+            if (past()) return;
             subscription.unsubscribe();
             subscriber.error(signal.reason);
-          };
-          const onAbort = () => {
-            if (past()) grace = timer(graceMs).subscribe(cut);
-            else cut();
           };
           signal.addEventListener('abort', onAbort, { once: true });
           return () => {
             signal.removeEventListener('abort', onAbort);
-            grace?.unsubscribe();
             subscription.unsubscribe();
           };
         })

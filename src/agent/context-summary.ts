@@ -1,4 +1,5 @@
 import { type Message, message } from '../core/index.ts';
+import { answerOrphans } from './answer-orphans.ts';
 
 /** The metadata key marking a summary message, and how many session messages it replaces. */
 export const SUMMARY_KEY = 'rxagentSummary';
@@ -34,7 +35,10 @@ export interface ContextView {
   readonly summary: Message | undefined;
   /** How many of the session's first messages the summary stands for (0 without one). */
   readonly covered: number;
-  /** The history after what the summary covers, summaries left out, each with its session index. */
+  /**
+   * The history after what the summary covers, summaries left out, each with its session index;
+   * calls without a result answered and results without a call left out (`answerOrphans`).
+   */
   readonly older: readonly IndexedMessage[];
 }
 
@@ -57,7 +61,7 @@ export function contextView(history: readonly Message[], prelude: readonly Messa
     const item = history[index] as Message;
     if (summaryCovers(item) === undefined) older.push({ index, message: item });
   }
-  return { summary, covered, older };
+  return { summary, covered, older: answerOrphans(older) };
 }
 
 /** The messages of a view with the run's own, as a request sends them. */

@@ -1,4 +1,16 @@
-import { concatMap, from, lastValueFrom, type Observable, of, throwError } from 'rxjs';
+import {
+  concatMap,
+  defer,
+  finalize,
+  from,
+  lastValueFrom,
+  type Observable,
+  of,
+  take,
+  tap,
+  throwError,
+  throwIfEmpty,
+} from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
@@ -7,6 +19,7 @@ import {
   estimateTokens,
   type Message,
   messageTokens,
+  tokenBound,
   user,
 } from '../core/index.ts';
 import type { ContextOptions } from './context-options.ts';
@@ -14,6 +27,9 @@ import { contextView, summaryMessage, viewMessages } from './context-summary.ts'
 import { conversationTurns } from './conversation-turns.ts';
 import type { RunState } from './run-state.ts';
 import { summarizeTurns } from './summarize-turns.ts';
+
+/** Summaries one fitting may ask for before it gives up: each is a model call the run pays for. */
+const MAX_SUMMARIES = 3;
 
 /** A step's request made to fit, the summary to store before the run's messages, and its cost. */
 export interface FittedRequest {
@@ -25,12 +41,13 @@ export interface FittedRequest {
 
 /**
  * The request of a step, compacted to fit `model`'s context window less the room kept for the
- * answer, by the agent's `context` strategy: the request as it is when it fits (no count when it is
- * far inside the window, else one), else
+ * answer, by the agent's `context` strategy: the request as it is when it fits (no count when its
+ * `tokenBound` fits, else one), else
  * the oldest whole turns dropped (`trim`) or replaced by one summary (`summarize`), or what a
  * custom strategy returns. Counts with `model.countTokens`, else `estimateTokens`; candidates are
  * chosen by estimate (scaled to the real count) and each one sent is counted. Errors with
- * `ContextOverflowError` when even the newest turn cannot fit. A model whose window is unknown
+ * `ContextOverflowError` when even the newest turn cannot fit, or when three summaries in a row
+ * (a summarizer that overruns `summaryTokens`) did not make the request fit. A model whose window is unknown
  * gets the request unchanged.
  */
 export function fitContext(
@@ -46,10 +63,19 @@ export function fitContext(
     context.reserveOutputTokens ?? request.maxOutputTokens ?? Math.min(4096, Math.floor(window / 4));
   const limit = window - reserve;
   const withMessages = (messages: readonly Message[]): ChatRequest => ({ ...request, messages });
-  const count = (messages: readonly Message[]): Observable<number> =>
-    model.countTokens
-      ? from(model.countTokens(withMessages(messages)))
-      : of(estimateTokens(withMessages(messages)));
+  const count = (messages: readonly Message[]): Observable<number> => {
+    const { countTokens } = model;
+    if (!countTokens) return of(estimateTokens(withMessages(messages)));
+    // Unsubscribing (a cancelled run) aborts a count still in flight: no request outlives its run.
+    return defer(() => {
+      const controller = new AbortController();
+      let settled = false;
+      return from(countTokens.call(model, withMessages(messages), { signal: controller.signal })).pipe(
+        tap({ next: () => (settled = true), error: () => (settled = true) }),
+        finalize(() => settled || controller.abort()),
+      );
+    });
+  };
   const overflow = (tokens: number) =>
     throwError(() => new ContextOverflowError({ tokens, limit, contextWindow: window }));
   const fitted = (
@@ -63,7 +89,10 @@ export function fitContext(
     const { strategy } = context;
     if (typeof strategy === 'function') {
       const budget = { limit, count: (messages: readonly Message[]) => lastValueFrom(count(messages)) };
+      // Its first answer only (a second would be a second model turn), and none is an overflow.
       return strategy(viewMessages(view, state.added), budget).pipe(
+        take(1),
+        throwIfEmpty(() => new ContextOverflowError({ tokens: total, limit, contextWindow: window })),
         concatMap((messages) =>
           count(messages).pipe(concatMap((n) => (n <= limit ? of(fitted(messages)) : overflow(n)))),
         ),
@@ -109,13 +138,15 @@ export function fitContext(
           const summary = summaryMessage(response.text.trim(), covers);
           const messages = [summary, ...kept(k), ...state.added];
           return count(messages).pipe(
-            concatMap((n) =>
-              n <= limit
-                ? of(fitted(messages, [summary], used))
-                : k < turns.length
-                  ? attempt(k + 1, used)
-                  : overflow(n),
-            ),
+            concatMap((n) => {
+              if (n <= limit) return of(fitted(messages, [summary], used));
+              if (k >= turns.length || used.length >= MAX_SUMMARIES) return overflow(n);
+              // Drop as many more turns as the excess needs (by estimate), not one per summary.
+              let next = k;
+              let freed = 0;
+              while (next < turns.length && freed < n - limit) freed += scale * (sizes[next++] as number);
+              return attempt(next, used);
+            }),
           );
         }),
       );
@@ -125,8 +156,9 @@ export function fitContext(
   };
 
   const sent = typeof request.messages === 'string' ? [user(request.messages)] : request.messages;
-  // Far inside the window (under a token per character, which no tokenizer exceeds on text), a
-  // request needs no count: no round trip to a counting endpoint on most steps.
-  if (estimateTokens(request) * 3 <= limit) return of(unchanged);
+  // A request whose bound (a token per UTF-8 byte at most, on any tokenizer) fits needs no count:
+  // no round trip to a counting endpoint on most steps.
+  const bound = tokenBound(request);
+  if (bound !== undefined && bound <= limit) return of(unchanged);
   return count(sent).pipe(concatMap((total) => (total <= limit ? of(unchanged) : compact(total))));
 }

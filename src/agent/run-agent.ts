@@ -66,8 +66,8 @@ export function stepLoop(env: StepEnv, initial: RunState): Observable<LoopItem> 
  * the run's messages with the version read, then `agent-completed`. Whatever ends the run after
  * finished steps (a budget, `stopWhen`, a failure) appends them whole (with `persistPartialRuns`,
  * the default); a limit with `onLimit: 'stop'` completes; cancelling appends nothing at all. Once
- * the final append is sent, an abort no longer fails the run: it was saved (unless the append has
- * not settled within the store's `timeoutMs`, 30 s for a store that does not state one).
+ * the final append is sent, an abort no longer fails the run: it was saved (the append itself is
+ * bounded by the store's `timeoutMs`, so that wait has an end).
  */
 export function runAgent(env: RunEnv, input: readonly Message[]): Observable<AgentEvent> {
   const { session } = env;
@@ -179,6 +179,5 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
         tap((event) => event.type === 'agent-completed' && scope.span?.setAttributes(runUsage(event.result))),
       ),
   );
-  // An abort once the final append is sent waits for it as long as the store bounds one write.
-  return traced$.pipe(abortable(env.signal, () => saving, session?.store.timeoutMs ?? 30_000));
+  return traced$.pipe(abortable(env.signal, () => saving));
 }

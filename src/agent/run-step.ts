@@ -59,7 +59,12 @@ function turnEvents(
 }
 
 /** After the turn: run its tools (budgets permitting) and say whether another step follows. */
-function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Observable<LoopItem> {
+function afterTurn(
+  env: StepEnv,
+  state: RunState,
+  response: ChatResponse,
+  allowed: readonly string[] | undefined,
+): Observable<LoopItem> {
   const completed = event({ type: 'step-completed', step: state.step, response });
   env.logger?.debug(
     {
@@ -87,7 +92,7 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
   return defer(() => {
     // Keyed by the call itself, not its id: a server that repeats an id still gets each outcome.
     const outcomes = new Map<ToolCall, ToolOutcome>();
-    const tools$ = stepTools(env, state.step, calls).pipe(
+    const tools$ = stepTools(env, state.step, calls, allowed).pipe(
       tap((value) => {
         if (value.type === 'tool-result') outcomes.set(value.toolCall, value.outcome);
       }),
@@ -107,7 +112,13 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
         repeat: checked.repeat,
       };
       if ('error' in streak) return of<LoopItem>({ type: 'failed', state: next, error: streak.error });
-      return of<LoopItem>(afterTools(next, env.budgets, env.controls));
+      // The step's tools have run: whatever fails from here (a `stopWhen` that throws) fails the
+      // run with them in its state, so they are saved like any finished step.
+      try {
+        return of<LoopItem>(afterTools(next, env.budgets, env.controls));
+      } catch (error: unknown) {
+        return of<LoopItem>({ type: 'failed', state: next, error });
+      }
     });
     return concat(of(completed), tools$.pipe(map(event)), next$);
   });
@@ -119,9 +130,9 @@ function afterTurn(env: StepEnv, state: RunState, response: ChatResponse): Obser
  */
 export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
   return defer(() => {
-    const { model, request } = stepPlan(env, state);
+    const { model, request, allowed } = stepPlan(env, state);
     const started = of(event({ type: 'step-started', step: state.step }));
-    if (!env.context) return concat(started, stepTurn(env, state, model, request));
+    if (!env.context) return concat(started, stepTurn(env, state, model, request, allowed));
     const fitted$ = fitContext(env.context, model, state, request).pipe(
       concatMap((fitted) => {
         // A summary made now is kept in the state, so it is stored with the run and reused.
@@ -129,7 +140,7 @@ export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
           fitted.summaries.length === 0
             ? state
             : { ...state, prelude: fitted.prelude, overhead: [...state.overhead, ...fitted.summaries] };
-        return stepTurn(env, next, model, fitted.request);
+        return stepTurn(env, next, model, fitted.request, allowed);
       }),
     );
     return concat(started, fitted$);
@@ -142,6 +153,7 @@ function stepTurn(
   state: RunState,
   model: ChatModel,
   request: ChatRequest,
+  allowed: readonly string[] | undefined,
 ): Observable<LoopItem> {
   return defer(() => {
     let response: ChatResponse | undefined;
@@ -186,7 +198,7 @@ function stepTurn(
       map(event),
     );
     const end$ = defer(() =>
-      response ? afterTurn(env, state, response) : throwError(() => new IncompleteStreamError()),
+      response ? afterTurn(env, state, response, allowed) : throwError(() => new IncompleteStreamError()),
     );
     return concat(events$, end$);
   });

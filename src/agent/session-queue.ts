@@ -19,7 +19,7 @@ function queueOf(store: SessionStore): Map<string, Promise<void>> {
 }
 
 /** How long the queue waits for a pending write of a store that does not state its `timeoutMs`. */
-const DEFAULT_HOLD_MS = 30_000;
+export const DEFAULT_HOLD_MS = 30_000;
 
 /**
  * Settles when every write has settled, or after `holdMs`: a write that hangs never wedges the

@@ -8,6 +8,8 @@ import type { RunState } from './run-state.ts';
 export interface StepPlan {
   model: ChatModel;
   request: ChatRequest;
+  /** The tools the step offers, when `prepareStep` narrowed them: calls of others are `not_found`. */
+  allowed: readonly string[] | undefined;
 }
 
 /**
@@ -25,13 +27,22 @@ export function stepPlan(env: StepEnv, state: RunState): StepPlan {
   const tools = activeTools ? offered.filter((tool) => activeTools.includes(tool.name)) : offered;
   const system = stepSystem ?? controls.system ?? env.system;
   const runChoice = controls.toolChoice === undefined || state.step === 1 ? controls.toolChoice : 'auto';
-  const toolChoice = stepChoice ?? runChoice;
+  const messages = viewMessages(contextView(state.history, state.prelude), state.added);
+  // No tool left, in a conversation with tool calls: Bedrock (and Anthropic) refuse tool blocks
+  // without tool definitions, so the tools go with `toolChoice: 'none'` (calls are `not_found`).
+  const noneLeft =
+    tools.length === 0 &&
+    offered.length > 0 &&
+    messages.some((m) => m.role === 'tool' || (m.toolCalls?.length ?? 0) > 0);
+  const sentTools = noneLeft ? offered : tools;
+  const toolChoice = noneLeft ? 'none' : (stepChoice ?? runChoice);
   return {
     model: model ?? env.model,
+    allowed: activeTools ? tools.map((tool) => tool.name) : undefined,
     request: {
-      messages: viewMessages(contextView(state.history, state.prelude), state.added),
+      messages,
       ...(system === undefined ? {} : { system }),
-      ...(tools.length > 0 ? { tools } : {}),
+      ...(sentTools.length > 0 ? { tools: sentTools } : {}),
       ...(toolChoice === undefined ? {} : { toolChoice }),
       ...env.settings,
       ...settings,

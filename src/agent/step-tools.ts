@@ -27,7 +27,12 @@ export interface ToolsEnv {
  * decision (the registry asks through `approve`, after `authorize` and before `execute`), then one
  * `tool-result`. Unsubscribing cancels the call (its `ctx.signal` aborts).
  */
-function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable<AgentEvent> {
+function callEvents(
+  env: ToolsEnv,
+  step: number,
+  toolCall: ToolCall,
+  allowed: readonly string[] | undefined,
+): Observable<AgentEvent> {
   return traced(
     env.tracer,
     {
@@ -60,7 +65,12 @@ function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable
         // an unfinished call, not after every call (an abort builds a DOMException, a stack trace).
         const controller = new AbortController();
         let settled = false;
-        const options = { signal: controller.signal, approve, ...(env.actor ? { actor: env.actor } : {}) };
+        const options = {
+          signal: controller.signal,
+          approve,
+          ...(env.actor ? { actor: env.actor } : {}),
+          ...(allowed ? { allowed } : {}),
+        };
         const result$ = from(env.registry.invoke(toolCall, options)).pipe(
           map((outcome): AgentEvent => {
             settled = true;
@@ -97,7 +107,13 @@ function callEvents(env: ToolsEnv, step: number, toolCall: ToolCall): Observable
 /**
  * A step's tool calls, at most `concurrency` at once; one pending approval holds up only its own
  * call. Emits each call's events as they happen; every call ends with exactly one `tool-result`.
+ * With `allowed` (the tools the step offered), a call of any other tool is answered `not_found`.
  */
-export function stepTools(env: ToolsEnv, step: number, calls: readonly ToolCall[]): Observable<AgentEvent> {
-  return from(calls).pipe(mergeMap((call) => callEvents(env, step, call), env.concurrency));
+export function stepTools(
+  env: ToolsEnv,
+  step: number,
+  calls: readonly ToolCall[],
+  allowed?: readonly string[],
+): Observable<AgentEvent> {
+  return from(calls).pipe(mergeMap((call) => callEvents(env, step, call, allowed), env.concurrency));
 }

@@ -1,5 +1,12 @@
-import { filter, map, type Observable } from 'rxjs';
-import { type ChatModel, type ChatResponse, type Message, textOf, user } from '../core/index.ts';
+import { filter, map, type Observable, take, throwIfEmpty } from 'rxjs';
+import {
+  type ChatModel,
+  type ChatResponse,
+  IncompleteStreamError,
+  type Message,
+  textOf,
+  user,
+} from '../core/index.ts';
 
 const INSTRUCTIONS =
   'You compress a conversation so it can continue without its earlier part. Write a concise summary ' +
@@ -41,5 +48,8 @@ export function summarizeTurns(
     .pipe(
       filter((event) => event.type === 'stream-completed'),
       map((event) => event.response),
+      take(1),
+      // A summarizer's stream that ends without its response fails the step, never ends it silently.
+      throwIfEmpty(() => new IncompleteStreamError('The summarizer ended without a response')),
     );
 }

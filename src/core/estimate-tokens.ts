@@ -47,3 +47,33 @@ export function estimateTokens(request: ChatRequest): number {
   const tools = request.tools === undefined ? 0 : textTokens(JSON.stringify(request.tools));
   return messages + system + tools;
 }
+
+/** The UTF-8 length of `text` in bytes. */
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A surrogate half is one of a 4-byte pair: 2 bytes each.
+    bytes += code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code < 0xe000) ? 2 : 3;
+  }
+  return bytes;
+}
+
+/** Tokens a provider may add around what is sent (Anthropic's tool-use prompt is ~350). */
+const PROVIDER_TOKENS = 1_000;
+
+/**
+ * A bound no tokenizer's count of `request` exceeds, or `undefined` when there is none without
+ * counting: byte-level BPE (GPT, Claude, Llama) and SentencePiece with byte fallback (Gemini)
+ * never make more than one token of a UTF-8 byte, so the bytes of its text as JSON (framing
+ * included), plus what providers add, bound it; media and a `responseFormat` have no such bound.
+ * Far from the estimate for non-Latin scripts (Burmese is ~2 tokens a character on `cl100k_base`).
+ */
+export function tokenBound(request: ChatRequest): number | undefined {
+  if (request.responseFormat !== undefined) return undefined;
+  const messages = typeof request.messages === 'string' ? [] : request.messages;
+  if (messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type !== 'text')))
+    return undefined;
+  const text = JSON.stringify([request.messages, request.system ?? '', request.tools ?? []]);
+  return utf8Bytes(text) + PROVIDER_TOKENS;
+}

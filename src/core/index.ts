@@ -22,7 +22,7 @@ export {
   user,
 } from './messages.ts';
 export type { CallOptions, ChatModel, ModelCapabilities, RetryOptions } from './model.ts';
-export { estimateTokens, messageTokens, textTokens } from './estimate-tokens.ts';
+export { estimateTokens, messageTokens, textTokens, tokenBound } from './estimate-tokens.ts';
 export { type ModelInfo, modelInfo, modelInfoOf } from './model-info.ts';
 export { modelPrices } from './model-prices.ts';
 export type { ModelPrice } from './model-price.ts';

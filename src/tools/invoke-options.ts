@@ -19,6 +19,11 @@ export interface ApprovalDecision {
 export interface InvokeOptions {
   /** Who asks: passed to the policy, `authorize`, `execute` and the audit trail. */
   actor?: Actor;
+  /**
+   * The tools the model was offered for this call (`ToolRegistry.definitions(allowed)`): a call of
+   * any other is `not_found`, as an unknown tool is. @default every registered tool
+   */
+  allowed?: readonly string[];
   /** Cancels the call: `execute`'s signal is aborted and the outcome is an `error` ("cancelled"). */
   signal?: AbortSignal;
   /** Receives the progress values of a tool whose `execute` returns an Observable; must not throw. */

@@ -110,7 +110,8 @@ describe('stopWhen and prepareStep', () => {
     expect(result.text).toBe('done');
     expect(first.requests[0]?.tools?.map((t) => t.name)).toEqual(['get_weather']);
     expect(first.requests[0]?.system).toBe('step one');
-    expect(second.requests[0]?.tools).toBeUndefined();
+    // No tool left after a tool step: the tools go with toolChoice 'none' (review r18a-6).
+    expect(second.requests[0]?.toolChoice).toBe('none');
     expect(second.requests[0]).toMatchObject({ temperature: 0, maxOutputTokens: 50 });
   });
 });

@@ -8,6 +8,7 @@ import type { SessionStore } from '../../sessions/session-store.ts';
 import { storeOperation } from '../../sessions/store-operation.ts';
 import { type StoreTimeouts, storeTimeouts } from '../../sessions/store-timeouts.ts';
 import { appendedSession, storedSession } from '../../sessions/stored-session.ts';
+import { urlIdentity } from '../../sessions/url-identity.ts';
 import { mysqlPool } from './mysql-pool.ts';
 import { mysqlTransaction } from './mysql-transaction.ts';
 import { mysqlSessionSchemaSql, mysqlTables, SESSION_SCHEMA_VERSION } from './mysql-schema.ts';
@@ -124,8 +125,11 @@ export function mysqlSessionStore(options: MysqlSessionStoreOptions): MysqlSessi
     return rows.map((row) => row.body);
   }
 
+  // Runs on one session wait for each other across store objects on one database and table.
+  const identity = urlIdentity(options.uri, tableName);
   return {
     timeoutMs: timeouts.operationTimeoutMs,
+    ...(identity === undefined ? {} : { identity }),
     get: async (id) => {
       assertSessionId(id);
       return guarded('get', async () => {

@@ -8,6 +8,7 @@ import type { Session, SessionStore } from '../../sessions/session-store.ts';
 import { storeOperation } from '../../sessions/store-operation.ts';
 import { type StoreTimeouts, storeTimeouts } from '../../sessions/store-timeouts.ts';
 import { appendedSession, storedSession } from '../../sessions/stored-session.ts';
+import { urlIdentity } from '../../sessions/url-identity.ts';
 import { pgPool } from './pg-pool.ts';
 import { pgTransaction } from './pg-transaction.ts';
 import { postgresSessionSchemaSql, postgresTables, SESSION_SCHEMA_VERSION } from './postgres-schema.ts';
@@ -126,8 +127,11 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Post
     });
   };
 
+  // Runs on one session wait for each other across store objects on one database and table.
+  const identity = urlIdentity(options.connectionString, tableName);
   return {
     timeoutMs: timeouts.operationTimeoutMs,
+    ...(identity === undefined ? {} : { identity }),
     get,
     append: async (id, appended, appendOptions) => {
       const request = appendRequest(id, appended, appendOptions);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Cluster } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import {
   SessionConflictError,
   SessionCorruptError,
@@ -122,6 +122,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
 
   return {
     timeoutMs: timeouts.operationTimeoutMs,
+    ...redisIdentity(client, prefix),
     get: read,
     append: async (id, messages, appendOptions) => {
       const request = appendRequest(id, messages, appendOptions);
@@ -201,4 +202,15 @@ export function redisSessionStore(options: RedisSessionStoreOptions): RedisSessi
     },
     close,
   };
+}
+
+/**
+ * The backend a store reads and writes (server, database and prefix, never credentials), so an
+ * agent's runs on one session wait for each other across store objects (`SessionStore.identity`);
+ * none for a Cluster client, whose runs wait per store object.
+ */
+function redisIdentity(client: Redis | Cluster, prefix: string): { identity?: string } {
+  if (!(client instanceof Redis)) return {};
+  const { host, port, db, path } = client.options;
+  return { identity: `redis:${path ?? `${host}:${port}`}/${db ?? 0}:${prefix}` };
 }

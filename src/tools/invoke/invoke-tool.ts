@@ -24,7 +24,7 @@ const CHECKS: readonly CallCheck[] = [
 ];
 
 async function run(env: InvokeEnvironment, call: ToolCall, options: InvokeOptions): Promise<SettledCall> {
-  const entry = resolveTool(env, call);
+  const entry = resolveTool(env, call, options.allowed);
   if (isSettled(entry)) return entry;
   const valid = await validateCall(entry, call, options);
   if (isSettled(valid)) return valid;
