@@ -7,6 +7,7 @@ import {
   TooManyRunsError,
 } from '../../core/index.ts';
 import type { Actor } from '../../security/index.ts';
+import { readJsonBody } from '../read-json-body.ts';
 import { RunRegistry } from '../run-registry.ts';
 import type { Runs } from '../runs.ts';
 import { parseChatRequestBody } from './chat-request-body.ts';
@@ -49,6 +50,8 @@ export interface ChatHandlerOptions {
   heartbeatMs?: number;
   /** The text of the `error` chunk of a failed run. @default an rxagent error's message */
   errorText?: (error: unknown) => string;
+  /** The largest request body read (a larger one is a 413, not read further). @default 8 MiB */
+  maxBodyBytes?: number;
 }
 
 const failure = (status: number, code: string, message: string) =>
@@ -100,6 +103,7 @@ export function chatHandler(
   const { runs } = runner;
   const chatRuns = options.chatRuns ?? memoryChatRuns();
   const settleMs = options.approvalSettleMs ?? 200;
+  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const respond = (
     runId: string,
     actor: Actor | undefined,
@@ -137,13 +141,10 @@ export function chatHandler(
   const notYours = () => failure(404, 'chat_not_found', 'No such chat');
 
   const send = async (request: Request, actor: Actor | undefined): Promise<Response> => {
-    let json: unknown;
-    try {
-      json = await request.json();
-    } catch {
-      json = undefined;
-    }
-    const body = parseChatRequestBody(json);
+    const read = await readJsonBody(request, maxBodyBytes);
+    if (read.kind === 'too-large')
+      return failure(413, 'chat_request_too_large', `The body is larger than ${read.maxBytes} bytes`);
+    const body = parseChatRequestBody(read.kind === 'json' ? read.value : undefined);
     if (!body) return failure(400, 'invalid_chat_request', 'The body is not a useChat request');
     const chat = await chatOf(body.id, actor);
     if (chat === undefined) return notYours();

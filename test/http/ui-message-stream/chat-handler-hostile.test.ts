@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent } from '../../../src/agent/index.ts';
+import { chatHandler, type ChatUIMessage } from '../../../src/http/index.ts';
+import { scriptedModel } from '../../../src/testing/index.ts';
+import type { Listening } from '../support/listen.ts';
+import { serveFetch } from '../support/serve-fetch.ts';
+
+const servers: Listening[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+const userMessage = (text: string, id = 'u1'): ChatUIMessage => ({
+  id,
+  role: 'user',
+  parts: [{ type: 'text', text }],
+});
+
+const chatPost = (url: string, body: string | ReadableStream<Uint8Array>, user?: string) =>
+  new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(user ? { 'x-user': user } : {}) },
+    body,
+    ...(typeof body === 'string' ? {} : { duplex: 'half' }),
+  } as RequestInit);
+
+describe('chatHandler against a hostile client', () => {
+  it('refuses a 50 MB message with 413 over HTTP, without starting a run; a normal message still works', async () => {
+    const model = scriptedModel([{ text: ['ok'] }]);
+    const server = await serveFetch(chatHandler(new Agent({ model })));
+    servers.push(server);
+    const huge = JSON.stringify({
+      id: 'chat-big',
+      messages: [userMessage('x'.repeat(50 * 1024 * 1024))],
+      trigger: 'submit-message',
+    });
+    const response = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: huge,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: 'chat_request_too_large' } });
+    expect(model.requests).toHaveLength(0);
+    const small = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'chat-small', messages: [userMessage('Hi')], trigger: 'submit-message' }),
+    });
+    expect(small.status).toBe(200);
+    await small.text();
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('stops reading a streamed body without content-length once it passes maxBodyBytes', async () => {
+    const model = scriptedModel([]);
+    const handler = chatHandler(new Agent({ model }), { maxBodyBytes: 1024 });
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new TextEncoder().encode('{"id":"c","messages":[' + ' '.repeat(500)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await handler(chatPost('http://127.0.0.1/api/chat', endless));
+    expect(response.status).toBe(413);
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThan(10);
+  }, 10_000);
+
+  it('a body that is not UTF-8 JSON is a 400, never a run', async () => {
+    const model = scriptedModel([]);
+    const handler = chatHandler(new Agent({ model }));
+    const bytes = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+        controller.close();
+      },
+    });
+    expect((await handler(chatPost('http://127.0.0.1/api/chat', bytes))).status).toBe(400);
+    expect((await handler(chatPost('http://127.0.0.1/api/chat', '{"id":'))).status).toBe(400);
+    expect(model.requests).toHaveLength(0);
+  });
+});
