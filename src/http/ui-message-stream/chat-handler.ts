@@ -12,6 +12,7 @@ import { RunRegistry } from '../run-registry.ts';
 import type { Runs } from '../runs.ts';
 import { parseChatRequestBody } from './chat-request-body.ts';
 import { type ChatRun, type ChatRuns, memoryChatRuns } from './chat-runs.ts';
+import { claimSession } from './claim-session.ts';
 import { approvalAnswers, fromUIMessages } from './from-ui-messages.ts';
 import { toUIMessageStream } from './to-ui-message-stream.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
@@ -34,6 +35,12 @@ export interface ChatRunner {
   start(turn: ChatTurn): Promise<string> | string;
   /** Whether the runs keep the conversation (only the new user message is sent). @default false */
   sessions?: boolean;
+  /**
+   * Whether `actor` may send to a chat this server does not know (another server's, or one from
+   * before a restart), claiming it when it is nobody's; kept where the conversation is kept, so
+   * a chat id cannot open another actor's conversation. @default always
+   */
+  claim?(chatId: string, actor: Actor | undefined): Promise<boolean>;
 }
 
 /** Options of {@link chatHandler}. */
@@ -61,10 +68,14 @@ function runnerOf(agentOrRunner: Agent | ChatRunner, options: ChatHandlerOptions
   if ('runs' in agentOrRunner) return agentOrRunner;
   const agent = agentOrRunner;
   const registry = options.registry ?? new RunRegistry({ graceMs: 900_000 });
-  const sessions = agent.options.sessions !== undefined;
+  const store = agent.options.sessions;
+  const sessions = store !== undefined;
   return {
     runs: registry,
     sessions,
+    ...(store
+      ? { claim: (chatId: string, actor: Actor | undefined) => claimSession(store, chatId, actor) }
+      : {}),
     start: ({ chatId, messages, actor }) =>
       registry.start(
         ({ approve, signal }) =>
@@ -148,6 +159,7 @@ export function chatHandler(
     if (!body) return failure(400, 'invalid_chat_request', 'The body is not a useChat request');
     const chat = await chatOf(body.id, actor);
     if (chat === undefined) return notYours();
+    if (chat === null && runner.claim && !(await runner.claim(body.id, actor))) return notYours();
     const answers = approvalAnswers(body.messages);
     if (answers.length > 0) {
       const runId = await active(chat);

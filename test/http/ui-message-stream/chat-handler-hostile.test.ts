@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/index.ts';
 import { chatHandler, type ChatUIMessage } from '../../../src/http/index.ts';
+import { memorySessionStore } from '../../../src/sessions/index.ts';
 import { scriptedModel } from '../../../src/testing/index.ts';
 import type { Listening } from '../support/listen.ts';
 import { serveFetch } from '../support/serve-fetch.ts';
@@ -84,5 +85,33 @@ describe('chatHandler against a hostile client', () => {
     expect((await handler(chatPost('http://127.0.0.1/api/chat', bytes))).status).toBe(400);
     expect((await handler(chatPost('http://127.0.0.1/api/chat', '{"id":'))).status).toBe(400);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('chatHandler: whose chat a chat id opens', () => {
+  it("another actor cannot open a chat's session on a second app server (or after a restart)", async () => {
+    const model = scriptedModel([{ text: ['My secret is 42.'] }, { text: ['Hello bob'] }]);
+    const sessions = memorySessionStore();
+    const actor = (request: Request) => ({ id: request.headers.get('x-user') ?? 'nobody' });
+    const first = await serveFetch(chatHandler(new Agent({ model, sessions }), { actor }));
+    const second = await serveFetch(chatHandler(new Agent({ model, sessions }), { actor }));
+    servers.push(first, second);
+    const send = (url: string, user: string, text: string) =>
+      fetch(`${url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-user': user },
+        body: JSON.stringify({ id: 'chat-ann', messages: [userMessage(text)], trigger: 'submit-message' }),
+      });
+    const ann = await send(first.url, 'ann', 'Remember: my secret is 42.');
+    expect(ann.status).toBe(200);
+    await ann.text();
+    const bob = await send(second.url, 'bob', 'What is my secret?');
+    expect(bob.status).toBe(404);
+    await bob.text();
+    expect(model.requests).toHaveLength(1);
+    const annAgain = await send(second.url, 'ann', 'And again?');
+    expect(annAgain.status).toBe(200);
+    await annAgain.text();
+    expect(model.requests).toHaveLength(2);
   });
 });
