@@ -61,6 +61,9 @@ export interface ChatHandlerOptions {
   maxBodyBytes?: number;
 }
 
+/** The approval id a run's request for a tool call carries. */
+const approvalIdOf = (runId: string, toolCallId: string) => `${runId}/${toolCallId}`;
+
 const failure = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status });
 
@@ -127,7 +130,7 @@ export function chatHandler(
           untilApprovalsWait(settleMs),
           toUIMessageStream({
             messageId: `msg-${runId}`,
-            approvalId: (call) => `${runId}/${call.id}`,
+            approvalId: (call) => approvalIdOf(runId, call.id),
             ...(options.errorText ? { errorText: options.errorText } : {}),
           }),
         ),
@@ -165,6 +168,9 @@ export function chatHandler(
       const runId = await active(chat);
       if (runId === undefined)
         return failure(409, 'approval_not_pending', 'No run of this chat waits for a decision');
+      // Each answer names the approval request it answers: one this run sent for that call.
+      if (answers.some((answer) => answer.approvalId !== approvalIdOf(runId, answer.toolCallId)))
+        return failure(409, 'approval_not_pending', 'An answer is for an approval this chat never asked for');
       try {
         for (const answer of answers)
           await runs.decide(
