@@ -2,6 +2,7 @@ import { filter, map, type Observable } from 'rxjs';
 import type { Agent } from '../../agent/index.ts';
 import {
   ApprovalNotPendingError,
+  InvalidSessionIdError,
   type Message,
   RunNotFoundError,
   TooManyRunsError,
@@ -162,7 +163,14 @@ export function chatHandler(
     if (!body) return failure(400, 'invalid_chat_request', 'The body is not a useChat request');
     const chat = await chatOf(body.id, actor);
     if (chat === undefined) return notYours();
-    if (chat === null && runner.claim && !(await runner.claim(body.id, actor))) return notYours();
+    if (chat === null && runner.claim) {
+      try {
+        if (!(await runner.claim(body.id, actor))) return notYours();
+      } catch (error) {
+        if (InvalidSessionIdError.is(error)) return failure(400, error.code, error.message);
+        throw error;
+      }
+    }
     const answers = approvalAnswers(body.messages);
     if (answers.length > 0) {
       const runId = await active(chat);

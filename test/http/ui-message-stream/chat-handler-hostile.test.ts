@@ -115,6 +115,13 @@ describe('chatHandler: whose chat a chat id opens', () => {
     expect(annAgain.status).toBe(200);
     await annAgain.text();
     expect(model.requests).toHaveLength(2);
+    const badId = await fetch(`${second.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'ann' },
+      body: JSON.stringify({ id: '../etc passwd', messages: [userMessage('Hi')], trigger: 'submit-message' }),
+    });
+    expect(badId.status).toBe(400);
+    expect(await badId.json()).toMatchObject({ error: { code: 'invalid_session_id' } });
   });
 });
 
