@@ -2,7 +2,6 @@ import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { concat, finalize, from, map, type Observable, of, tap } from 'rxjs';
 import type { Agent } from '../agent/index.ts';
-import { RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import { agUiFrontend } from './ag-ui-frontend.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
@@ -96,14 +95,16 @@ export function agUiHandler(
     );
 
   return async (request) => {
-    let input: RunAgentInput;
-    try {
-      input = RunAgentInputSchema.parse(await readJsonBody(request, maxBodyBytes)) as RunAgentInput;
-    } catch (failure) {
-      if (RxAgentError.is(failure) && failure.code === 'body_too_large') {
-        const { name, code, message } = failure;
-        return Response.json({ error: { name, code, message } }, { status: 413 });
-      }
+    const body = await readJsonBody(request, maxBodyBytes);
+    if (body.kind === 'too-large') {
+      const message = `The body is larger than ${body.maxBytes} bytes`;
+      return Response.json(
+        { error: { name: 'RxAgentError', code: 'body_too_large', message } },
+        { status: 413 },
+      );
+    }
+    const parsed = body.kind === 'json' ? RunAgentInputSchema.safeParse(body.value) : undefined;
+    if (!parsed?.success) {
       const error = {
         name: 'InvalidRunAgentInput',
         code: 'invalid_input',
@@ -111,6 +112,7 @@ export function agUiHandler(
       };
       return Response.json({ error }, { status: 400 });
     }
+    const input = parsed.data as RunAgentInput;
     const { threadId, runId } = input;
     const actor = options.actor?.(request);
     // Calls of runs that ended (cancelled, timed out, forgotten) can no longer be answered.

@@ -2,15 +2,18 @@ import { filter, map, type Observable } from 'rxjs';
 import type { Agent } from '../../agent/index.ts';
 import {
   ApprovalNotPendingError,
+  InvalidSessionIdError,
   type Message,
   RunNotFoundError,
   TooManyRunsError,
 } from '../../core/index.ts';
 import type { Actor } from '../../security/index.ts';
+import { readJsonBody } from '../read-json-body.ts';
 import { RunRegistry } from '../run-registry.ts';
 import type { Runs } from '../runs.ts';
 import { parseChatRequestBody } from './chat-request-body.ts';
 import { type ChatRun, type ChatRuns, memoryChatRuns } from './chat-runs.ts';
+import { claimSession } from './claim-session.ts';
 import { approvalAnswers, fromUIMessages } from './from-ui-messages.ts';
 import { toUIMessageStream } from './to-ui-message-stream.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
@@ -33,6 +36,12 @@ export interface ChatRunner {
   start(turn: ChatTurn): Promise<string> | string;
   /** Whether the runs keep the conversation (only the new user message is sent). @default false */
   sessions?: boolean;
+  /**
+   * Whether `actor` may send to a chat this server does not know (another server's, or one from
+   * before a restart), claiming it when it is nobody's; kept where the conversation is kept, so
+   * a chat id cannot open another actor's conversation. @default always
+   */
+  claim?(chatId: string, actor: Actor | undefined): Promise<boolean>;
 }
 
 /** Options of {@link chatHandler}. */
@@ -49,7 +58,12 @@ export interface ChatHandlerOptions {
   heartbeatMs?: number;
   /** The text of the `error` chunk of a failed run. @default an rxagent error's message */
   errorText?: (error: unknown) => string;
+  /** The largest request body read (a larger one is a 413, not read further). @default 8 MiB */
+  maxBodyBytes?: number;
 }
+
+/** The approval id a run's request for a tool call carries. */
+const approvalIdOf = (runId: string, toolCallId: string) => `${runId}/${toolCallId}`;
 
 const failure = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status });
@@ -58,10 +72,14 @@ function runnerOf(agentOrRunner: Agent | ChatRunner, options: ChatHandlerOptions
   if ('runs' in agentOrRunner) return agentOrRunner;
   const agent = agentOrRunner;
   const registry = options.registry ?? new RunRegistry({ graceMs: 900_000 });
-  const sessions = agent.options.sessions !== undefined;
+  const store = agent.options.sessions;
+  const sessions = store !== undefined;
   return {
     runs: registry,
     sessions,
+    ...(store
+      ? { claim: (chatId: string, actor: Actor | undefined) => claimSession(store, chatId, actor) }
+      : {}),
     start: ({ chatId, messages, actor }) =>
       registry.start(
         ({ approve, signal }) =>
@@ -100,6 +118,7 @@ export function chatHandler(
   const { runs } = runner;
   const chatRuns = options.chatRuns ?? memoryChatRuns();
   const settleMs = options.approvalSettleMs ?? 200;
+  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const respond = (
     runId: string,
     actor: Actor | undefined,
@@ -112,7 +131,7 @@ export function chatHandler(
           untilApprovalsWait(settleMs),
           toUIMessageStream({
             messageId: `msg-${runId}`,
-            approvalId: (call) => `${runId}/${call.id}`,
+            approvalId: (call) => approvalIdOf(runId, call.id),
             ...(options.errorText ? { errorText: options.errorText } : {}),
           }),
         ),
@@ -137,21 +156,29 @@ export function chatHandler(
   const notYours = () => failure(404, 'chat_not_found', 'No such chat');
 
   const send = async (request: Request, actor: Actor | undefined): Promise<Response> => {
-    let json: unknown;
-    try {
-      json = await request.json();
-    } catch {
-      json = undefined;
-    }
-    const body = parseChatRequestBody(json);
+    const read = await readJsonBody(request, maxBodyBytes);
+    if (read.kind === 'too-large')
+      return failure(413, 'chat_request_too_large', `The body is larger than ${read.maxBytes} bytes`);
+    const body = parseChatRequestBody(read.kind === 'json' ? read.value : undefined);
     if (!body) return failure(400, 'invalid_chat_request', 'The body is not a useChat request');
     const chat = await chatOf(body.id, actor);
     if (chat === undefined) return notYours();
+    if (chat === null && runner.claim) {
+      try {
+        if (!(await runner.claim(body.id, actor))) return notYours();
+      } catch (error) {
+        if (InvalidSessionIdError.is(error)) return failure(400, error.code, error.message);
+        throw error;
+      }
+    }
     const answers = approvalAnswers(body.messages);
     if (answers.length > 0) {
       const runId = await active(chat);
       if (runId === undefined)
         return failure(409, 'approval_not_pending', 'No run of this chat waits for a decision');
+      // Each answer names the approval request it answers: one this run sent for that call.
+      if (answers.some((answer) => answer.approvalId !== approvalIdOf(runId, answer.toolCallId)))
+        return failure(409, 'approval_not_pending', 'An answer is for an approval this chat never asked for');
       try {
         for (const answer of answers)
           await runs.decide(

@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../../agent/agent-event.ts';
 import { RxAgentError, type ToolCall } from '../../core/index.ts';
+import { publicError } from '../public-error.ts';
 import { closeStep, initialUIChunkState } from './ui-chunk-state.ts';
 import { uiChunksOfEvent } from './ui-chunks-of-event.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
@@ -15,14 +16,13 @@ export interface ToUIMessageStreamOptions {
   approvalId?: (toolCall: ToolCall) => string;
   /**
    * The text of the `error` chunk for a failed run.
-   * @default an rxagent error's message; "The run failed" for anything else (its message may hold
-   * what a browser must not see)
+   * @default what `publicError` lets a browser see: an rxagent error's message, but a generic one
+   * for a provider's, network, tool, store, audit or MCP failure and for anything else
    */
   errorText?: (error: unknown) => string;
 }
 
-const defaultErrorText = (error: unknown): string =>
-  RxAgentError.is(error) ? error.message : 'The run failed';
+const defaultErrorText = (error: unknown): string => publicError(error).message;
 
 /**
  * Turns an agent run's events into the AI SDK's UI message stream (the chunks `useChat` reads):

@@ -52,6 +52,13 @@ function outputOf(outcome: ToolOutcome): unknown {
   }
 }
 
+/** What the model was told of a failed call (never what the tool threw: that is for logs). */
+function modelText(outcome: ToolOutcome): string {
+  if (typeof outcome.content === 'string') return outcome.content;
+  const text = outcome.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  return text === '' ? outcome.status : text;
+}
+
 /** The chunks for a tool call's outcome: the approval's answer, then its output, error or denial. */
 export function resultOf(
   state: UIChunkState,
@@ -69,7 +76,6 @@ export function resultOf(
   if (denied) chunks.push({ type: 'tool-output-denied', toolCallId: call.id });
   else if (outcome.status === 'ok')
     chunks.push({ type: 'tool-output-available', ...shape, output: outputOf(outcome) });
-  else
-    chunks.push({ type: 'tool-output-error', ...shape, errorText: outcome.error?.message ?? outcome.status });
+  else chunks.push({ type: 'tool-output-error', ...shape, errorText: modelText(outcome) });
   return chunks;
 }

@@ -25,3 +25,4 @@ export {
   type RedisSessionStoreOptions,
   redisSessionStore,
 } from './redis-session-store.ts';
+export { type RedisChatRuns, type RedisChatRunsOptions, redisChatRuns } from './redis-chat-runs.ts';

@@ -171,8 +171,34 @@ describe('toUIMessageStream', () => {
       type: 'error',
       errorText: 'The run failed',
     });
-    const rx = await failing(new ApiError('openai returned HTTP 500', { status: 500, provider: 'openai' }));
-    expect(rx.at(-1)).toEqual({ type: 'error', errorText: 'openai returned HTTP 500' });
+    // A provider's answer is not for a browser (it may hold a masked key, a deployment, an org id).
+    const rx = await failing(
+      new ApiError('openai 401: Incorrect API key provided: sk-proj-****abcd', {
+        status: 401,
+        provider: 'openai',
+      }),
+    );
+    expect(rx.at(-1)).toEqual({ type: 'error', errorText: 'The run failed (api_error)' });
+  });
+
+  it("a tool's failure reaches the page as the model saw it, never what the tool threw", async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      input: z.object({}),
+      execute: () => {
+        throw new Error('connect ECONNREFUSED postgres://app:hunter2@10.0.0.5/prod');
+      },
+    });
+    const agent = new Agent({
+      model: scriptedModel([{ toolCalls: [{ name: 'lookup' }] }, { text: 'Sorry.' }]),
+      tools: [lookup],
+    });
+    const chunks = await chunksOf(agent.run('Look it up'));
+    const failed = chunks.find((chunk) => chunk.type === 'tool-output-error');
+    expect(failed).toBeDefined();
+    expect(JSON.stringify(chunks)).not.toContain('hunter2');
+    await checked(chunks);
   });
 
   it('a run that ends without completing (a cancel) ends with abort', async () => {

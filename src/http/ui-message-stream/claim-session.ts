@@ -1,0 +1,37 @@
+import { SessionConflictError } from '../../core/index.ts';
+import type { Actor } from '../../security/index.ts';
+import type { SessionStore } from '../../sessions/index.ts';
+
+/** The session metadata key holding the id of the actor a chat's session belongs to. */
+export const CHAT_OWNER_KEY = 'chatOwner';
+
+/**
+ * Whether `actor` may send to the session `chatId`: yes when it is the actor's, or nobody's (then
+ * it becomes the actor's, in the session's metadata, so every app server on the store agrees and
+ * a restart forgets nothing). A session another actor claimed, or claims at the same moment, is
+ * refused.
+ * @param store the agent's session store
+ * @param chatId the chat's id, which is the session's id
+ * @param actor who asks (none: only a session nobody claimed)
+ */
+export async function claimSession(
+  store: SessionStore,
+  chatId: string,
+  actor: Actor | undefined,
+): Promise<boolean> {
+  const session = await store.get(chatId);
+  const owner = session?.metadata[CHAT_OWNER_KEY];
+  if (typeof owner === 'string') return owner === actor?.id;
+  if (actor === undefined) return true;
+  try {
+    await store.append(chatId, [], {
+      expectedVersion: session?.version ?? 0,
+      metadata: { [CHAT_OWNER_KEY]: actor.id },
+    });
+    return true;
+  } catch (error) {
+    if (!SessionConflictError.is(error)) throw error;
+    const now = await store.get(chatId);
+    return now?.metadata[CHAT_OWNER_KEY] === actor.id;
+  }
+}
