@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStory } from '../../examples/web-chat/demo-story.ts';
+import { startExampleServer } from '../support/start-example-server.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const chromiumPath = '/usr/bin/chromium';
 
 /** Starts the useChat example (it builds its React page with Vite first); resolves with its URL. */
@@ -13,21 +12,7 @@ function startExample(): Promise<{ child: ChildProcess; url: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DEMO_DELAY_MS: '80' };
   delete env['OPENAI_API_KEY'];
   delete env['OPENAI_BASE_URL'];
-  const child = spawn(process.execPath, ['--conditions=rxagent-source', 'examples/use-chat/server.ts'], {
-    cwd: root,
-    env,
-  });
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (part: string) => {
-      stdout += part;
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)?.[0];
-      if (url) resolve({ child, url });
-    });
-    child.stderr!.setEncoding('utf8').on('data', (part: string) => (stderr += part));
-    child.on('exit', (code) => reject(new Error(`the example exited with ${code}: ${stderr}`)));
-  });
+  return startExampleServer('examples/use-chat/server.ts', env);
 }
 
 const texts = (page: Page) => page.locator('.assistant').last().locator('.text').allTextContents();

@@ -1,14 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStory } from '../../examples/web-chat/demo-story.ts';
 import { openaiFrames } from '../agent/openai-sse.ts';
+import { startExampleServer } from '../support/start-example-server.ts';
 import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const output = fileURLToPath(new URL('../../.test-output/', import.meta.url));
 const chromiumPath = '/usr/bin/chromium';
 const reply = 'Done: the email is on its way.';
@@ -62,21 +62,7 @@ function fakeOpenAI(): Promise<TranscriptServer> {
 /** Starts `npm run web` as a child process against the fake server; resolves with its URL. */
 function startWebChat(openaiUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const env = { ...process.env, PORT: '0', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openaiUrl}/v1` };
-  const child = spawn(process.execPath, ['--conditions=rxagent-source', 'examples/web-chat/server.ts'], {
-    cwd: root,
-    env,
-  });
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (part: string) => {
-      stdout += part;
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)?.[0];
-      if (url) resolve({ child, url });
-    });
-    child.stderr!.setEncoding('utf8').on('data', (part: string) => (stderr += part));
-    child.on('exit', (code) => reject(new Error(`web chat exited with ${code}: ${stderr}`)));
-  });
+  return startExampleServer('examples/web-chat/server.ts', env);
 }
 
 /** The text of the last reply: its steps' blocks, in order, each trimmed, joined by a space. */
