@@ -1,5 +1,16 @@
 import type { Redis } from 'ioredis';
-import { Observable, Subject } from 'rxjs';
+import {
+  defer,
+  fromEvent,
+  merge,
+  Observable,
+  of,
+  retry,
+  Subject,
+  type Subscription,
+  switchMap,
+  timer,
+} from 'rxjs';
 import type { RunCommand, RunControl, SharedRunState } from '../../http/run-control.ts';
 import type { RunStatus } from '../../http/runs.ts';
 
@@ -93,8 +104,8 @@ export function redisRunControl(
         const subject = new Subject<RunCommand>();
         heard.set(channel, subject);
         const connection = listen();
-        connection.subscribe(channel).catch(onError);
-        const subscription = subject.subscribe(observer);
+        const subscription: Subscription = subject.subscribe(observer);
+        subscription.add(subscribed(connection, channel, timings.leaseMs, onError).subscribe());
         return () => {
           subscription.unsubscribe();
           heard.delete(channel);
@@ -110,6 +121,32 @@ export function redisRunControl(
       subscriber?.disconnect();
     },
   };
+}
+
+/**
+ * Keeps `channel` subscribed on `connection`: at once, again each time the connection is ready
+ * (after an outage of any length: a SUBSCRIBE sent while Redis was down fails for good once
+ * ioredis gives up on it), and again with backoff (50 ms doubling, at most `capMs`) while an
+ * attempt fails. SUBSCRIBE is idempotent, so a channel ioredis resubscribed itself is harmless.
+ */
+function subscribed(
+  connection: Redis,
+  channel: string,
+  capMs: number,
+  onError: (error: unknown) => void,
+): Observable<unknown> {
+  return merge(of(undefined), fromEvent(connection, 'ready')).pipe(
+    switchMap(() =>
+      defer(() => connection.subscribe(channel)).pipe(
+        retry({
+          delay: (error: unknown, attempt) => {
+            onError(error);
+            return timer(Math.min(50 * 2 ** (attempt - 1), capMs));
+          },
+        }),
+      ),
+    ),
+  );
 }
 
 function parseCommand(message: string): RunCommand | undefined {
