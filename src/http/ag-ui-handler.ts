@@ -2,6 +2,7 @@ import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { concat, finalize, from, map, type Observable, of, tap } from 'rxjs';
 import type { Agent } from '../agent/index.ts';
+import { TooManyRunsError } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import { agUiFrontend } from './ag-ui-frontend.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
@@ -170,16 +171,24 @@ export function agUiHandler(
       const messages = fromAgUiMessages(input.messages);
       const sessionOf = options.sessionId ?? actorThreadSessionId;
       const sessionId = agent.options.sessions ? await sessionOf(input, actor) : undefined;
-      registryRunId = runs.start(
-        ({ approve, signal }) =>
-          frontend.agent.run(sessionId === undefined ? messages : newUserMessages(messages), {
-            approve,
-            signal,
-            ...(sessionId === undefined ? {} : { sessionId }),
-            ...(actor ? { actor } : {}),
-          }),
-        { actor },
-      ).id;
+      try {
+        // admit: an actor's runs are counted on every app server sharing the registry's store.
+        registryRunId = (
+          await runs.admit(
+            ({ approve, signal }) =>
+              frontend.agent.run(sessionId === undefined ? messages : newUserMessages(messages), {
+                approve,
+                signal,
+                ...(sessionId === undefined ? {} : { sessionId }),
+                ...(actor ? { actor } : {}),
+              }),
+            { actor },
+          )
+        ).id;
+      } catch (error) {
+        if (!TooManyRunsError.is(error)) throw error;
+        return refuse(input, error.code, error.message);
+      }
     }
 
     const batch = { lastEventId: lastEventId ?? '' };

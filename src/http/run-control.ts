@@ -31,6 +31,13 @@ export interface RunControl {
    * @returns whether a server received it
    */
   send(runId: string, command: RunCommand): Promise<boolean>;
+  /**
+   * Writer side: counts a new run against its owner's limit on every server sharing the store,
+   * atomically; false when `owner` already has `limit` runs running (a run stops counting when it
+   * ends, or when its writer stops renewing it: a dead server's runs within the store's lease).
+   * Without it, a registry counts only the runs it holds.
+   */
+  admit?(runId: string, owner: string, limit: number): Promise<boolean>;
   /** Writer side: the commands other servers send for the run, while subscribed. */
   commands(runId: string): Observable<RunCommand>;
 }

@@ -37,7 +37,10 @@ export interface RunRegistryOptions {
   retainMs?: number;
   /** Runs held at once; the oldest finished one is forgotten to make room. @default 1000 */
   maxRuns?: number;
-  /** Runs one actor may have running at once on this registry. @default 20 */
+  /**
+   * Runs one actor may have running at once: on every server sharing the store when its `control`
+   * counts them (`redisRunEventStore`), else on this registry. @default 20
+   */
   maxRunsPerActor?: number;
   /**
    * The bytes of events the store may hold in this process; above it the oldest finished runs are
@@ -107,23 +110,67 @@ export class RunRegistry implements Runs {
   }
 
   /**
-   * Starts a run: subscribes to its events once and keeps them for attaching.
+   * Starts a run: subscribes to its events once and keeps them for attaching. With a store whose
+   * `control` counts an actor's runs across servers, the run's events are subscribed to once that
+   * count admits it; a run over the limit fails with `TooManyRunsError` (use `admit` to be refused
+   * before a run exists).
    * @param events the run's events, or a function making them from the run's id, signal and `approve`
    * @param options `actor`: the run's owner
    * @returns the run's id
-   * @throws TooManyRunsError when `maxRuns` runs are all still running, or the actor has `maxRunsPerActor`
+   * @throws TooManyRunsError when `maxRuns` runs are all still running, or the actor has `maxRunsPerActor` here
    */
   start(
     events: Observable<AgentEvent> | ((run: RunContext) => Observable<AgentEvent>),
     options: { actor?: Actor | undefined } = {},
   ): { id: string } {
     const owner = options.actor?.id;
-    if (owner !== undefined) {
-      const running = [...this.#runs.values()].filter((r) => r.owner === owner && r.status === 'running');
-      if (running.length >= this.#maxRunsPerActor) throw new TooManyRunsError(this.#maxRunsPerActor);
-    }
+    this.#limitHere(owner);
+    const id = this.#createId();
+    return this.#begin(id, owner, events, owner === undefined ? undefined : this.#admitted(id, owner));
+  }
+
+  /**
+   * Starts a run as `start` does, once the actor's count of running runs admits it: on every server
+   * sharing the store when its `control` counts them (atomically), else on this registry. When the
+   * store cannot be reached, only this registry's count applies.
+   * @returns the run's id
+   * @throws (as a rejection) TooManyRunsError when `maxRuns` runs are all still running, or the actor has `maxRunsPerActor`
+   */
+  async admit(
+    events: Observable<AgentEvent> | ((run: RunContext) => Observable<AgentEvent>),
+    options: { actor?: Actor | undefined } = {},
+  ): Promise<{ id: string }> {
+    const owner = options.actor?.id;
+    this.#limitHere(owner);
     this.#makeRoom();
     const id = this.#createId();
+    if (owner !== undefined && !(await this.#admitted(id, owner)))
+      throw new TooManyRunsError(this.#maxRunsPerActor);
+    return this.#begin(id, owner, events, undefined);
+  }
+
+  /** Throws when the actor already has `maxRunsPerActor` running in this registry. */
+  #limitHere(owner: string | undefined): void {
+    if (owner === undefined) return;
+    const running = [...this.#runs.values()].filter((r) => r.owner === owner && r.status === 'running');
+    if (running.length >= this.#maxRunsPerActor) throw new TooManyRunsError(this.#maxRunsPerActor);
+  }
+
+  /** Whether the store's count of the actor's runs on every server admits one more (true without one, or when it fails). */
+  async #admitted(runId: string, owner: string): Promise<boolean> {
+    const admit = this.#store.control?.admit;
+    if (!admit) return true;
+    return admit.call(this.#store.control, runId, owner, this.#maxRunsPerActor).catch(() => true);
+  }
+
+  /** Holds a new run; its events are subscribed to once `admitted` (when given) resolves true. */
+  #begin(
+    id: string,
+    owner: string | undefined,
+    events: Observable<AgentEvent> | ((run: RunContext) => Observable<AgentEvent>),
+    admitted: Promise<boolean> | undefined,
+  ): { id: string } {
+    this.#makeRoom();
     const run = new HeldRun(id, owner);
     this.#runs.set(id, run);
     this.#store.open(id, { owner });
@@ -131,9 +178,17 @@ export class RunRegistry implements Runs {
     run.subscription.add(this.#unwatched(run).subscribe(() => this.#cancel(run)));
     const control = this.#store.control;
     if (control) run.subscription.add(control.commands(id).subscribe((command) => this.#obey(run, command)));
-    const source = isObservable(events)
+    const made = isObservable(events)
       ? events
       : defer(() => events({ runId: id, signal: run.controller.signal, approve: run.approvals.approve }));
+    const source = admitted
+      ? from(admitted).pipe(
+          switchMap((ok) => {
+            if (!ok) throw new TooManyRunsError(this.#maxRunsPerActor);
+            return made;
+          }),
+        )
+      : made;
     let seq = 0;
     run.subscription.add(
       source.subscribe({

@@ -80,16 +80,19 @@ function runnerOf(agentOrRunner: Agent | ChatRunner, options: ChatHandlerOptions
     ...(store
       ? { claim: (chatId: string, actor: Actor | undefined) => claimSession(store, chatId, actor) }
       : {}),
-    start: ({ chatId, messages, actor }) =>
-      registry.start(
-        ({ approve, signal }) =>
-          agent.run(messages, {
-            approve,
-            signal,
-            ...(sessions ? { sessionId: chatId } : {}),
-            ...(actor ? { actor } : {}),
-          }),
-        { actor },
+    // admit: an actor's runs are counted on every app server sharing the registry's store.
+    start: async ({ chatId, messages, actor }) =>
+      (
+        await registry.admit(
+          ({ approve, signal }) =>
+            agent.run(messages, {
+              approve,
+              signal,
+              ...(sessions ? { sessionId: chatId } : {}),
+              ...(actor ? { actor } : {}),
+            }),
+          { actor },
+        )
       ).id,
   };
 }

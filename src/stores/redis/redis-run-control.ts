@@ -13,12 +13,15 @@ import {
 } from 'rxjs';
 import type { RunCommand, RunControl, SharedRunState } from '../../http/run-control.ts';
 import type { RunStatus } from '../../http/runs.ts';
+import { redisActorRuns } from './redis-actor-runs.ts';
 
 /** The keys of one run besides its stream (one hash slot: the run id is the hash tag). */
 export interface RunKeys {
   state: (runId: string) => string;
   watched: (runId: string) => string;
   channel: (runId: string) => string;
+  /** The set of an actor's running runs (for `admit`). */
+  actorRuns: (owner: string) => string;
 }
 
 /** The timings of a Redis run control. */
@@ -33,8 +36,9 @@ const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled
 
 /**
  * The `RunControl` of `redisRunEventStore`: each run's state in a hash that lives while its writer
- * refreshes it (`leaseMs`; `retainMs` once ended), a `watched` key each reader refreshes, and a
- * pub/sub channel per run for commands, heard on one subscriber connection per store.
+ * refreshes it (`leaseMs`; `retainMs` once ended), a `watched` key each reader refreshes, a
+ * pub/sub channel per run for commands, heard on one subscriber connection per store, and each
+ * actor's running runs (leased like the state) for `maxRunsPerActor` across servers.
  */
 export function redisRunControl(
   client: Redis,
@@ -43,6 +47,7 @@ export function redisRunControl(
   onError: (error: unknown) => void,
 ): RunControl & { renew(runIds: Iterable<string>): void; forget(runId: string): void; close(): void } {
   let subscriber: Redis | undefined;
+  const actorRuns = redisActorRuns(client, keys.actorRuns, timings.leaseMs, onError);
   // The last state written of each run still running here: a renewal writes it whole, so a state
   // Redis lost (a restart, an eviction) comes back within a lease.
   const written = new Map<string, SharedRunState>();
@@ -65,8 +70,10 @@ export function redisRunControl(
   return {
     setState(runId, state) {
       const ended = ENDED.has(state.status);
-      if (ended) written.delete(runId);
-      else written.set(runId, state);
+      if (ended) {
+        written.delete(runId);
+        actorRuns.release(runId);
+      } else written.set(runId, state);
       write(runId, state, ended ? timings.retainMs : timings.leaseMs)
         .exec()
         .catch(onError);
@@ -76,6 +83,7 @@ export function redisRunControl(
       for (const runId of runIds) {
         const state = written.get(runId);
         if (state) write(runId, state, timings.leaseMs).exec().catch(onError);
+        actorRuns.renew(runId);
       }
     },
     async state(runId) {
@@ -88,6 +96,7 @@ export function redisRunControl(
       if (fields.owner) state.owner = fields.owner;
       return state;
     },
+    admit: (runId, owner, limit) => actorRuns.admit(runId, owner, limit),
     watched: async (runId) => (await client.exists(keys.watched(runId))) === 1,
     // A writer that just started may not listen yet: while its run lives, try again for a moment.
     async send(runId, command) {
@@ -115,6 +124,7 @@ export function redisRunControl(
     /** Writer side: the run no longer runs here; its state is not renewed. */
     forget(runId) {
       written.delete(runId);
+      actorRuns.release(runId);
     },
     close() {
       written.clear();

@@ -78,6 +78,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     state: (runId: string) => `${key(runId)}:state`,
     watched: (runId: string) => `${key(runId)}:watched`,
     channel: (runId: string) => `${key(runId)}:control`,
+    actorRuns: (owner: string) => `${prefix}actor:{${owner}}:running`,
   };
   const control = redisRunControl(client, keys, { leaseMs, retainMs }, onError);
   // The runs this store writes: their state is refreshed while they run (the writer's lease).
