@@ -1,7 +1,9 @@
 import type { RunAgentInput } from '@ag-ui/core';
 import { Agent } from '../agent/index.ts';
 import { RxAgentError } from '../core/index.ts';
+import type { Actor } from '../security/actor.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject, ToolRegistry } from '../tools/index.ts';
+import type { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
 
 /** What a front end added to one AG-UI run: its tools, its context and its state. */
 export interface AgUiFrontend {
@@ -14,13 +16,18 @@ export interface AgUiFrontend {
 /**
  * The agent for one `RunAgentInput`: the front end's `tools` are offered to the model as tools the
  * client runs (each needs "approval": the run parks at the call and the client's tool message,
- * looked up in `results`, answers it and is the result); `context` and `state` are added to the
+ * looked up in `results` by this input's thread and `actor`, answers it and is the result); `context` and `state` are added to the
  * system prompt. The agent as given when the input carries none of them.
  * @throws RxAgentError `frontend_tools_unsupported` when the agent's tools are a shared `ToolRegistry`
  *   (front-end tools would join every run's registry), `InvalidToolNameError`/`DuplicateToolError`
  *   for a bad or clashing tool name, `InvalidToolSchemaError` for bad parameters
  */
-export function agUiFrontend(agent: Agent, input: RunAgentInput, results: Map<string, string>): AgUiFrontend {
+export function agUiFrontend(
+  agent: Agent,
+  input: RunAgentInput,
+  results: AgUiFrontendResults,
+  actor: Actor | undefined,
+): AgUiFrontend {
   const clientTools = input.tools.map((tool) =>
     defineTool({
       name: tool.name,
@@ -28,11 +35,8 @@ export function agUiFrontend(agent: Agent, input: RunAgentInput, results: Map<st
       description: tool.description,
       input: (tool.parameters as JsonSchemaObject | undefined) ?? { type: 'object', properties: {} },
       needsApproval: true,
-      execute: (_args, { toolCallId }) => {
-        const result = results.get(toolCallId) ?? '';
-        results.delete(toolCallId);
-        return result;
-      },
+      execute: (_args, { toolCallId }) =>
+        results.take({ threadId: input.threadId, actor: actor?.id, toolCallId }) ?? '',
     }),
   );
   const notes = contextOf(input);

@@ -5,6 +5,7 @@ import type { Agent } from '../agent/index.ts';
 import { TooManyRunsError } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import { agUiFrontend } from './ag-ui-frontend.ts';
+import { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
 import { actorThreadSessionId } from './ag-ui-session-id.ts';
 import { AgUiThreads, type AgUiThreadAuthorize, sameThreadActor } from './ag-ui-threads.ts';
@@ -81,7 +82,7 @@ export function agUiHandler(
   const threads = new AgUiThreads();
   const paused = new Map<string, PausedCall>();
   // The results front ends sent for their tools' calls, until the call's `execute` reads them.
-  const results = new Map<string, string>();
+  const results = new AgUiFrontendResults({ ttlMs: pauseMs });
   const sse = (events$: Observable<AgUiEvent>) =>
     toSSEResponse(events$, {
       endFrames: false,
@@ -151,7 +152,7 @@ export function agUiHandler(
 
     let frontend: ReturnType<typeof agUiFrontend>;
     try {
-      frontend = agUiFrontend(agent, input, results);
+      frontend = agUiFrontend(agent, input, results, actor);
     } catch (error) {
       const { code, message } = publicError(error);
       return refuse(input, code, message);
@@ -160,7 +161,8 @@ export function agUiHandler(
     let lastEventId: string | undefined;
     if (first) {
       for (const { call, approved, result } of answers) {
-        if (result !== undefined) results.set(call.toolCallId, result);
+        if (result !== undefined)
+          results.set({ threadId: call.threadId, actor: call.owner, toolCallId: call.toolCallId }, result);
         await runs.decide(call.runId, call.toolCallId, { approved }, { actor }).catch(() => undefined);
         paused.delete(`${call.runId}/${call.toolCallId}`);
         paused.delete(frontendKey(call.threadId, call.toolCallId));
