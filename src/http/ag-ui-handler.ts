@@ -8,7 +8,7 @@ import { agUiFrontend } from './ag-ui-frontend.ts';
 import { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
 import { fromAgUiMessages, newUserMessages } from './ag-ui-messages.ts';
 import { actorThreadSessionId } from './ag-ui-session-id.ts';
-import { AgUiThreads, type AgUiThreadAuthorize, sameThreadActor } from './ag-ui-threads.ts';
+import { type AgUiThreadAuthorize, sameThreadActor, threadAllowed } from './ag-ui-threads.ts';
 import { publicError } from './public-error.ts';
 import { readJsonBody } from './read-json-body.ts';
 import { RunRegistry } from './run-registry.ts';
@@ -29,7 +29,10 @@ export interface AgUiHandlerOptions {
   pauseMs?: number;
   /** Who asks, from the request (owns the thread and its runs; reaches the tools' policy and audit). */
   actor?: (request: Request) => Actor | undefined;
-  /** Who may run in or resume a thread. @default sameThreadActor (the thread's first actor) */
+  /**
+   * Who may run in or resume a thread; its owner is read from the agent's session store.
+   * @default sameThreadActor (the thread's first actor)
+   */
   authorize?: AgUiThreadAuthorize;
   /**
    * The session of a thread, for an agent with sessions.
@@ -62,8 +65,9 @@ interface PausedCall {
  * the model in the system prompt. Tool calls that need approval end the AG-UI run with one
  * `interrupt` outcome listing every call of the step (each with `expiresAt`); the next input's
  * `resume` answers them (`status: 'resolved'` with `payload: { approved: true }` approves; anything
- * else rejects). A thread belongs to its first actor: another actor's run or resume on it is a
- * RUN_ERROR (`authorize` decides). A client that aborts mid-run (`abortRun()`) cancels the run.
+ * else rejects). With sessions, a thread belongs to its first actor, recorded in the session store
+ * (so on every app server): another actor's run or resume on it is a RUN_ERROR (`authorize`
+ * decides); an interrupt is only ever resumed by its own actor and thread. A client that aborts mid-run (`abortRun()`) cancels the run.
  * @param agent the agent to serve
  * @param options the run registry, the actor and its guard, sessions, heartbeats
  * @example
@@ -79,7 +83,6 @@ export function agUiHandler(
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const runs = options.runs ?? new RunRegistry({ graceMs: pauseMs });
   const authorize = options.authorize ?? sameThreadActor;
-  const threads = new AgUiThreads();
   const paused = new Map<string, PausedCall>();
   // The results front ends sent for their tools' calls, until the call's `execute` reads them.
   const results = new AgUiFrontendResults({ ttlMs: pauseMs });
@@ -120,10 +123,19 @@ export function agUiHandler(
     // Calls of runs that ended (cancelled, timed out, forgotten) can no longer be answered.
     for (const [key, call] of paused)
       if (runs.statusHere(call.runId) !== 'awaiting-approval') paused.delete(key);
-    const thread = threads.claim(threadId, actor);
     const resuming = (input.resume?.length ?? 0) > 0;
-    if (!(await authorize(actor, thread, resuming ? 'resume' : 'run')))
-      return refuse(input, 'thread_not_found', 'No such thread');
+    const allowed = await threadAllowed(
+      agent.options.sessions,
+      threadId,
+      actor,
+      authorize,
+      resuming ? 'resume' : 'run',
+    ).catch((error: unknown) => error);
+    if (allowed !== true) {
+      const { code, message } =
+        allowed === false ? { code: 'thread_not_found', message: 'No such thread' } : publicError(allowed);
+      return refuse(input, code, message);
+    }
 
     // What this input answers: interrupts (resume) and front-end tool calls (tool messages).
     const answers: { call: PausedCall; approved: boolean; result?: string }[] = [];

@@ -1,4 +1,6 @@
+import { SessionConflictError } from '../core/index.ts';
 import type { Actor } from '../security/actor.ts';
+import type { SessionStore } from '../sessions/index.ts';
 
 /** An AG-UI thread as its guard sees it: its id and the id of the actor that started it. */
 export interface AgUiThread {
@@ -18,28 +20,52 @@ export type AgUiThreadAuthorize = (
 export const sameThreadActor: AgUiThreadAuthorize = (actor, thread) =>
   thread.owner === undefined || actor?.id === thread.owner;
 
+/** The metadata key of a thread's ownership record holding the id of the actor it belongs to. */
+export const THREAD_OWNER_KEY = 'threadOwner';
+
 /**
- * Who owns each AG-UI thread this handler has served: the first actor to use a thread id owns it.
- * Bounded (`max` threads, the least recently used forgotten first). In-process: across app
- * servers, give each user their own session ids with `agUiHandler`'s `sessionId` option.
+ * Whether `actor` may `action` the AG-UI thread `threadId`, per `authorize`, with the thread's
+ * owner read from shared state: an ownership record in the agent's session store (the session
+ * `o-` + the SHA-256 of the thread id, whose metadata names the owner), so every app server on the
+ * store, and a restarted one, agree on who owns a thread; a server that never saw the thread
+ * cannot be used to claim it. A thread nobody owns becomes the actor's when allowed; two actors
+ * claiming it at once are judged again against the one that won. Without a store the thread holds
+ * nothing on the server (the client sends its history), so it has no owner.
+ * @throws what the store throws (e.g. `SessionStoreError`)
  */
-export class AgUiThreads {
-  readonly #owners = new Map<string, string | undefined>();
-  readonly #max: number;
-
-  constructor(max = 10_000) {
-    this.#max = max;
-  }
-
-  /** The thread as known (its owner), claiming it for `actor` when it is new. */
-  claim(threadId: string, actor: Actor | undefined): AgUiThread {
-    const owner = this.#owners.has(threadId) ? this.#owners.get(threadId) : actor?.id;
-    this.#owners.delete(threadId);
-    this.#owners.set(threadId, owner);
-    if (this.#owners.size > this.#max) {
-      const oldest = this.#owners.keys().next().value;
-      if (oldest !== undefined) this.#owners.delete(oldest);
+export async function threadAllowed(
+  store: SessionStore | undefined,
+  threadId: string,
+  actor: Actor | undefined,
+  authorize: AgUiThreadAuthorize,
+  action: 'run' | 'resume',
+): Promise<boolean> {
+  const judge = (owner: string | undefined) =>
+    authorize(actor, { type: 'thread', id: threadId, owner }, action);
+  if (!store) return judge(undefined);
+  const recordId = await threadRecordId(threadId);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const record = await store.get(recordId);
+    const value = record?.metadata[THREAD_OWNER_KEY];
+    const owner = typeof value === 'string' ? value : undefined;
+    if (!(await judge(owner))) return false;
+    if (owner !== undefined || actor === undefined) return true;
+    try {
+      await store.append(recordId, [], {
+        expectedVersion: record?.version ?? 0,
+        metadata: { [THREAD_OWNER_KEY]: actor.id },
+      });
+      return true;
+    } catch (error) {
+      if (!SessionConflictError.is(error)) throw error;
+      // Claimed (or changed) meanwhile: judge again against what the record says now.
     }
-    return { type: 'thread', id: threadId, owner };
   }
+  return false;
+}
+
+/** The id of a thread's ownership record: a valid session id whatever characters the thread id holds. */
+async function threadRecordId(threadId: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(threadId)));
+  return `o-${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -40,7 +40,8 @@ describe('agUiHandler: a thread id names no other actor’s session (finding 5, 
     const again = clientOf(first.url, 'alice', 'thread-a');
     again.addMessage({ id: 'u2', role: 'user', content: 'And again?' });
     await again.runAgent().catch(() => undefined);
-    expect(model.requests).toHaveLength(3);
-    expect(JSON.stringify(model.requests[2])).toContain('My PIN is 1234');
+    // Mallory never reached the model (the thread is alice's on every server: R9).
+    expect(model.requests).toHaveLength(2);
+    expect(JSON.stringify(model.requests[1])).toContain('My PIN is 1234');
   });
 });
