@@ -24,6 +24,7 @@ import { RemoteRuns } from './remote-runs.ts';
 import { type RunAction, type RunAuthorize, sameActor, whenAuthorized } from './run-authorize.ts';
 import type { RunCommand } from './run-control.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
+import { type ResumableEvents, resumableEvents } from './resumable-events.ts';
 import type { RunDecision, Runs, RunStatus } from './runs.ts';
 import { eventId, parseEventId, type SequencedEvent } from './sequenced-event.ts';
 
@@ -209,21 +210,24 @@ export class RunRegistry implements Runs {
   /**
    * The events of a run after `lastEventId` (all of them without it), then the live ones until it
    * ends. Cold; while subscribed, the run counts as watched (on any server sharing the store).
+   * `resumeAfter(id)` reads the same run after another event id (`writeSSE` paces with it).
    * @throws (as an error notification) RunNotFoundError (also for a run `actor` may not attach to), ReplayExpiredError
    */
   attach(
     runId: string,
     options: { lastEventId?: string | undefined; actor?: Actor | undefined } = {},
-  ): Observable<SequencedEvent> {
-    return defer(() => {
-      const afterSeq = afterSeqOf(runId, options.lastEventId);
-      return this.#allowed(runId, options.actor, 'attach').pipe(
-        switchMap((run) => {
-          const events$ = this.#store.read(runId, afterSeq);
-          return run ? run.watched(events$) : events$;
-        }),
-      );
-    });
+  ): ResumableEvents {
+    return resumableEvents((lastEventId = options.lastEventId) =>
+      defer(() => {
+        const afterSeq = afterSeqOf(runId, lastEventId);
+        return this.#allowed(runId, options.actor, 'attach').pipe(
+          switchMap((run) => {
+            const events$ = this.#store.read(runId, afterSeq);
+            return run ? run.watched(events$) : events$;
+          }),
+        );
+      }),
+    );
   }
 
   /**

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { type Observable, Subscription } from 'rxjs';
+import { fromEvent, type Observable, Subscription, take } from 'rxjs';
+import { paced } from './paced-events.ts';
+import { isResumable } from './resumable-events.ts';
 import { sseBufferGuard } from './sse-buffer-guard.ts';
 import { SSE_HEADERS } from './sse-headers.ts';
 import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
@@ -8,8 +10,13 @@ import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 export interface WriteSSEOptions extends SSEStreamOptions {
   /** Bytes the socket may hold unsent before the stream ends with `SlowConsumerError`. @default 1_048_576 */
   maxBufferedBytes?: number;
-  /** Bytes a replay (the first bytes sent) may hold unsent. @default 8_388_608 (8 MiB) */
+  /** Bytes a replay (the first bytes sent) may hold unsent, for events that cannot be paced. @default 8_388_608 (8 MiB) */
   maxReplayBytes?: number;
+  /**
+   * For `ResumableEvents` (what `RunRegistry.attach` returns): above this many unsent bytes the
+   * events stop being read (from the store too) until the socket drains. @default 262_144 (256 KiB)
+   */
+  pauseBytes?: number;
   /** Extra response headers (the SSE ones always win). */
   headers?: Record<string, string>;
   /** Called once when the stream ends for a reason the client cannot be told: a slow client, a failed write. */
@@ -20,9 +27,13 @@ export interface WriteSSEOptions extends SSEStreamOptions {
  * Streams `events$` into a Node `ServerResponse` as server-sent events (Express, Fastify's raw
  * reply, `node:http`): one write per event, comment heartbeats while idle, `event: end` /
  * `event: error` at the end. A client that disconnects unsubscribes (a `RunRegistry` run goes on:
- * disconnect is not cancel); one that reads so slowly that more than `maxBufferedBytes` wait in the
- * socket is cut off with a `SlowConsumerError` (passed to `onError`) instead of buffering without bound
- * (the first `maxReplayBytes` sent, a resumed run's replay, may wait unsent).
+ * disconnect is not cancel). Events a registry's `attach` returns (`ResumableEvents`) are paced:
+ * while more than `pauseBytes` wait unsent, they are not read (nor is the store), and reading goes
+ * on after the last event written once the socket drained, so a client that does not read makes
+ * the server hold about `pauseBytes`. Other events are not paced: a client that reads so slowly
+ * that more than `maxBufferedBytes` wait in the socket is cut off with a `SlowConsumerError`
+ * (passed to `onError`) instead of buffering without bound (the first `maxReplayBytes` sent, a
+ * resumed run's replay, may wait unsent).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param res the response; its headers are sent at once
  * @param options heartbeat, `retry:`, buffer limit, headers, `onError`
@@ -38,6 +49,7 @@ export function writeSSE(
   const {
     maxBufferedBytes = 1_048_576,
     maxReplayBytes = 8_388_608,
+    pauseBytes = 262_144,
     headers = {},
     onError,
     ...streamOptions
@@ -58,15 +70,24 @@ export function writeSSE(
     if (!res.writableEnded && !res.destroyed) res.end();
   });
   if (res.destroyed) subscription.unsubscribe();
-  const tooSlow = sseBufferGuard(maxBufferedBytes, maxReplayBytes);
+  const pace = isResumable(events$);
+  const source = pace
+    ? paced(
+        events$,
+        () => res.writableLength > pauseBytes,
+        () => fromEvent(res, 'drain').pipe(take(1)),
+      )
+    : events$;
+  // Paced, only what waited before this frame counts (a frame larger than the limit is no sign of a slow client).
+  const tooSlow = sseBufferGuard(maxBufferedBytes, pace ? 0 : maxReplayBytes);
   subscription.add(
-    events$.pipe(toSSEFrames(streamOptions)).subscribe({
+    source.pipe(toSSEFrames(streamOptions)).subscribe({
       next(frame) {
         if (subscription.closed) return;
         res.write(frame, (error) => {
           if (error) fail(error);
         });
-        const slow = tooSlow(frame.length, res.writableLength);
+        const slow = tooSlow(frame.length, res.writableLength - (pace ? Buffer.byteLength(frame) : 0));
         if (slow) fail(slow);
       },
       error: (error: unknown) => {

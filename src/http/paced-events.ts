@@ -1,0 +1,26 @@
+import { defer, EMPTY, type Observable, repeat, takeWhile, tap } from 'rxjs';
+import type { ResumableEvents } from './resumable-events.ts';
+import type { SequencedEvent } from './sequenced-event.ts';
+
+/**
+ * Reads `events` only while the consumer keeps up: once `full()` (checked as each event arrives,
+ * the event that found it full still passes) the read is unsubscribed, which stops a store's read
+ * (a Redis store's XRANGE pages and XREAD), and after `drained()` emits it starts again after the
+ * last event passed on. So a consumer that does not read holds about one threshold of events, not
+ * the whole replay. Unsubscribing and resubscribing is how an Observable is paused: it has no
+ * demand signal of its own.
+ * @example paced(runs.attach(id), () => res.writableLength > 262_144, () => fromEvent(res, 'drain').pipe(take(1)))
+ */
+export function paced(
+  events: ResumableEvents,
+  full: () => boolean,
+  drained: () => Observable<unknown>,
+): Observable<SequencedEvent> {
+  let last: string | undefined;
+  return defer(() => (last === undefined ? events : events.resumeAfter(last))).pipe(
+    takeWhile(() => !full(), true),
+    tap((event) => (last = event.id)),
+    // Ended because the consumer is full: read on once it drained; ended with the run: done.
+    repeat({ delay: () => (full() ? drained() : EMPTY) }),
+  );
+}

@@ -1,0 +1,118 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
+import { Redis } from 'ioredis';
+import { from, lastValueFrom, map, range, toArray } from 'rxjs';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/agent-event.ts';
+import { fromSSE, RunRegistry, writeSSE } from '../../src/http/index.ts';
+import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
+import { type Listening, listen, until } from './support/listen.ts';
+
+const url = 'redis://127.0.0.1:6379';
+const prefix = `rxagent-test:backpressure:${process.pid}:${Date.now()}:`;
+const admin = new Redis(url);
+const stores: RedisRunEventStore[] = [];
+const registries: RunRegistry[] = [];
+const servers: Listening[] = [];
+afterEach(async () => {
+  for (const runs of registries.splice(0)) runs.close();
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+afterAll(async () => {
+  const keys = await admin.keys(`${prefix}*`);
+  if (keys.length > 0) await admin.del(...keys);
+  admin.disconnect();
+});
+
+const EVENTS = 6_000;
+const text = 'x'.repeat(2_000);
+
+describe('writeSSE and a client that does not read (R11)', () => {
+  it('stops reading the run from the store while the socket is full: the server holds a bounded amount, and the client that reads later gets every event once', async () => {
+    const registryOf = () => {
+      const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
+      stores.push(store);
+      const runs = new RunRegistry({ eventStore: store });
+      registries.push(runs);
+      return runs;
+    };
+    // Server A ran a run of 6 000 events of 2 kB (12 MB); the client reads it from server B.
+    const a = registryOf();
+    const b = registryOf();
+    const { id } = a.start(
+      from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
+    );
+    await until(() => a.statusHere(id) === 'completed');
+    let response: ServerResponse | undefined;
+    const errors: unknown[] = [];
+    const server = await listen((req, res) => {
+      response = res;
+      writeSSE(b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res, {
+        onError: (error) => errors.push(error),
+        heartbeatMs: 0,
+      });
+    });
+    servers.push(server);
+
+    // A client that sends its request and never reads.
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.pause();
+    socket.write(`GET /${id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await until(() => response !== undefined);
+    let held = 0;
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline) {
+      held = Math.max(held, response!.writableLength);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Bounded by the pause threshold (256 KiB) and a frame, not by an 8 MiB replay allowance.
+    expect(held).toBeLessThan(512 * 1024);
+    expect(errors).toEqual([]);
+    expect(response!.destroyed).toBe(false);
+
+    // Now it reads: every event, once, in order.
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.resume();
+    await once(socket, 'end');
+    const ids = [
+      ...Buffer.concat(chunks)
+        .toString('utf8')
+        .matchAll(/^id: (.+)$/gm),
+    ].map((match) => match[1]);
+    expect(ids).toHaveLength(EVENTS);
+    expect(ids.every((eventId, index) => eventId === `${id}:${index + 1}`)).toBe(true);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('a client that reads at full speed gets a 12 MB replay from another server whole', async () => {
+    const registryOf = () => {
+      const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
+      stores.push(store);
+      const runs = new RunRegistry({ eventStore: store });
+      registries.push(runs);
+      return runs;
+    };
+    const a = registryOf();
+    const b = registryOf();
+    const { id } = a.start(
+      from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
+    );
+    await until(() => a.statusHere(id) === 'completed');
+    const errors: unknown[] = [];
+    const server = await listen((req, res) => {
+      writeSSE(b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res, {
+        onError: (error) => errors.push(error),
+      });
+    });
+    servers.push(server);
+    const started = Date.now();
+    const events = await lastValueFrom(fromSSE(`${server.url}/${id}`).pipe(toArray()));
+    console.log(`fast client: ${EVENTS} events (12 MB) in ${Date.now() - started} ms`);
+    expect(events).toHaveLength(EVENTS);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
