@@ -26,7 +26,7 @@ import type { RunCommand } from './run-control.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
 import { type ResumableEvents, resumableEvents } from './resumable-events.ts';
 import type { RunDecision, Runs, RunStatus } from './runs.ts';
-import { eventId, parseEventId, type SequencedEvent } from './sequenced-event.ts';
+import { eventId, parseEventId } from './sequenced-event.ts';
 
 /** Options of {@link RunRegistry}. */
 export interface RunRegistryOptions {
