@@ -1,48 +1,17 @@
-import { filter, map, type Observable } from 'rxjs';
 import type { Agent } from '../../agent/index.ts';
-import {
-  ApprovalNotPendingError,
-  InvalidSessionIdError,
-  type Message,
-  RunNotFoundError,
-  TooManyRunsError,
-} from '../../core/index.ts';
+import { InvalidSessionIdError, TooManyRunsError } from '../../core/index.ts';
 import type { Actor } from '../../security/index.ts';
 import { readJsonBody } from '../read-json-body.ts';
 import { RunRegistry } from '../run-registry.ts';
-import type { Runs } from '../runs.ts';
+import { answerApprovals } from './chat-decisions.ts';
+import { chatLookup } from './chat-lookup.ts';
 import { parseChatRequestBody } from './chat-request-body.ts';
-import { type ChatRun, type ChatRuns, memoryChatRuns } from './chat-runs.ts';
-import { claimSession } from './claim-session.ts';
+import { chatFailure, type ChatResponseOptions, chatRunResponse } from './chat-response.ts';
+import { agentChatRunner, type ChatRunner } from './chat-runner.ts';
+import { type ChatRuns, memoryChatRuns } from './chat-runs.ts';
 import { approvalAnswers, fromUIMessages } from './from-ui-messages.ts';
-import { toUIMessageStream } from './to-ui-message-stream.ts';
-import type { UIMessageChunk } from './ui-message-chunk.ts';
-import { uiMessageStreamResponse } from './ui-message-stream-response.ts';
-import { untilApprovalsWait } from './until-approvals-wait.ts';
 
-/** A turn of a chat to start a run for. */
-export interface ChatTurn {
-  /** The chat's id (useChat's `id`): the session id when the agent keeps sessions. */
-  chatId: string;
-  /** The messages to run on: the whole conversation, or only the new user message with sessions. */
-  messages: Message[];
-  actor?: Actor;
-}
-
-/** Runs that `chatHandler` serves, and how a turn starts one (e.g. `durableRuns`). */
-export interface ChatRunner {
-  runs: Runs;
-  /** Starts a run for `turn`; resolves to its id. */
-  start(turn: ChatTurn): Promise<string> | string;
-  /** Whether the runs keep the conversation (only the new user message is sent). @default false */
-  sessions?: boolean;
-  /**
-   * Whether `actor` may send to a chat this server does not know (another server's, or one from
-   * before a restart), claiming it when it is nobody's; kept where the conversation is kept, so
-   * a chat id cannot open another actor's conversation. @default always
-   */
-  claim?(chatId: string, actor: Actor | undefined): Promise<boolean>;
-}
+export type { ChatRunner, ChatTurn } from './chat-runner.ts';
 
 /** Options of {@link chatHandler}. */
 export interface ChatHandlerOptions {
@@ -60,41 +29,6 @@ export interface ChatHandlerOptions {
   errorText?: (error: unknown) => string;
   /** The largest request body read (a larger one is a 413, not read further). @default 8 MiB */
   maxBodyBytes?: number;
-}
-
-/** The approval id a run's request for a tool call carries. */
-const approvalIdOf = (runId: string, toolCallId: string) => `${runId}/${toolCallId}`;
-
-const failure = (status: number, code: string, message: string) =>
-  Response.json({ error: { code, message } }, { status });
-
-function runnerOf(agentOrRunner: Agent | ChatRunner, options: ChatHandlerOptions): ChatRunner {
-  if ('runs' in agentOrRunner) return agentOrRunner;
-  const agent = agentOrRunner;
-  const registry = options.registry ?? new RunRegistry({ graceMs: 900_000 });
-  const store = agent.options.sessions;
-  const sessions = store !== undefined;
-  return {
-    runs: registry,
-    sessions,
-    ...(store
-      ? { claim: (chatId: string, actor: Actor | undefined) => claimSession(store, chatId, actor) }
-      : {}),
-    // admit: an actor's runs are counted on every app server sharing the registry's store.
-    start: async ({ chatId, messages, actor }) =>
-      (
-        await registry.admit(
-          ({ approve, signal }) =>
-            agent.run(messages, {
-              approve,
-              signal,
-              ...(sessions ? { sessionId: chatId } : {}),
-              ...(actor ? { actor } : {}),
-            }),
-          { actor },
-        )
-      ).id,
-  };
 }
 
 /**
@@ -117,96 +51,39 @@ export function chatHandler(
   agentOrRunner: Agent | ChatRunner,
   options: ChatHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const runner = runnerOf(agentOrRunner, options);
+  const runner =
+    'runs' in agentOrRunner
+      ? agentOrRunner
+      : agentChatRunner(agentOrRunner, options.registry ?? new RunRegistry({ graceMs: 900_000 }));
   const { runs } = runner;
   const chatRuns = options.chatRuns ?? memoryChatRuns();
-  const settleMs = options.approvalSettleMs ?? 200;
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
-  const respond = (
-    runId: string,
-    actor: Actor | undefined,
-    chunks: (events$: Observable<UIMessageChunk>) => Observable<UIMessageChunk> = (c) => c,
-  ) =>
-    uiMessageStreamResponse(
-      chunks(
-        runs.attach(runId, actor ? { actor } : {}).pipe(
-          map(({ event }) => event),
-          untilApprovalsWait(settleMs),
-          toUIMessageStream({
-            messageId: `msg-${runId}`,
-            approvalId: (call) => approvalIdOf(runId, call.id),
-            ...(options.errorText ? { errorText: options.errorText } : {}),
-          }),
-        ),
-      ),
-      options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
-    );
-
-  /** The chat's entry, or `undefined` when it is another actor's chat (which is refused). */
-  const chatOf = async (chatId: string, actor: Actor | undefined): Promise<ChatRun | null | undefined> => {
-    const entry = await chatRuns.get(chatId);
-    if (entry?.owner !== undefined && entry.owner !== actor?.id) return undefined;
-    return entry ?? null;
+  const streaming: ChatResponseOptions = {
+    settleMs: options.approvalSettleMs ?? 200,
+    heartbeatMs: options.heartbeatMs,
+    errorText: options.errorText,
   };
-  /** The chat's run while it runs or waits. */
-  const active = async (entry: ChatRun | null): Promise<string | undefined> => {
-    if (!entry) return undefined;
-    const status = await runs.status(entry.runId);
-    return status === 'running' || status === 'awaiting-approval' || status === 'queued'
-      ? entry.runId
-      : undefined;
-  };
-  const notYours = () => failure(404, 'chat_not_found', 'No such chat');
+  const { chatOf, active } = chatLookup(chatRuns, runs);
+  const notYours = () => chatFailure(404, 'chat_not_found', 'No such chat');
 
   const send = async (request: Request, actor: Actor | undefined): Promise<Response> => {
     const read = await readJsonBody(request, maxBodyBytes);
     if (read.kind === 'too-large')
-      return failure(413, 'chat_request_too_large', `The body is larger than ${read.maxBytes} bytes`);
+      return chatFailure(413, 'chat_request_too_large', `The body is larger than ${read.maxBytes} bytes`);
     const body = parseChatRequestBody(read.kind === 'json' ? read.value : undefined);
-    if (!body) return failure(400, 'invalid_chat_request', 'The body is not a useChat request');
+    if (!body) return chatFailure(400, 'invalid_chat_request', 'The body is not a useChat request');
     const chat = await chatOf(body.id, actor);
     if (chat === undefined) return notYours();
     if (chat === null && runner.claim) {
       try {
         if (!(await runner.claim(body.id, actor))) return notYours();
       } catch (error) {
-        if (InvalidSessionIdError.is(error)) return failure(400, error.code, error.message);
+        if (InvalidSessionIdError.is(error)) return chatFailure(400, error.code, error.message);
         throw error;
       }
     }
     const answers = approvalAnswers(body.messages);
-    if (answers.length > 0) {
-      const runId = await active(chat);
-      if (runId === undefined)
-        return failure(409, 'approval_not_pending', 'No run of this chat waits for a decision');
-      // Each answer names the approval request it answers: one this run sent for that call.
-      if (answers.some((answer) => answer.approvalId !== approvalIdOf(runId, answer.toolCallId)))
-        return failure(409, 'approval_not_pending', 'An answer is for an approval this chat never asked for');
-      try {
-        for (const answer of answers)
-          await runs.decide(
-            runId,
-            answer.toolCallId,
-            { approved: answer.approved, ...(answer.reason === undefined ? {} : { reason: answer.reason }) },
-            actor ? { actor } : {},
-          );
-      } catch (error) {
-        if (ApprovalNotPendingError.is(error)) return failure(409, error.code, error.message);
-        if (RunNotFoundError.is(error)) return failure(404, error.code, error.message);
-        throw error;
-      }
-      // The rest of the run: what follows the requests just answered (the page holds the rest).
-      const answered = new Set(answers.map((answer) => answer.approvalId));
-      return respond(runId, actor, (chunks$) =>
-        chunks$.pipe(
-          filter((chunk, index) => {
-            if (index === 0 || answered.size === 0) return true;
-            if (chunk.type === 'tool-approval-request') answered.delete(chunk.approvalId);
-            return false;
-          }),
-        ),
-      );
-    }
+    if (answers.length > 0) return answerApprovals(runs, await active(chat), answers, actor, streaming);
     // A new message while a run still answers (or waits): the person moved on, that run stops.
     const previous = await active(chat);
     if (previous !== undefined) await runs.cancel(previous, actor ? { actor } : {});
@@ -217,11 +94,11 @@ export function chatHandler(
     try {
       runId = await runner.start({ chatId: body.id, messages, ...(actor ? { actor } : {}) });
     } catch (error) {
-      if (TooManyRunsError.is(error)) return failure(503, error.code, error.message);
+      if (TooManyRunsError.is(error)) return chatFailure(503, error.code, error.message);
       throw error;
     }
     await chatRuns.set(body.id, { runId, owner: chat?.owner ?? actor?.id });
-    return respond(runId, actor);
+    return chatRunResponse(runs, runId, actor, streaming);
   };
 
   return async (request) => {
@@ -230,7 +107,7 @@ export function chatHandler(
     const segments = new URL(request.url).pathname.split('/');
     const chatId = segments.at(-1) === 'stream' ? decodeURIComponent(segments.at(-2) ?? '') : '';
     if (chatId === '' || (request.method !== 'GET' && request.method !== 'DELETE'))
-      return failure(404, 'not_found', 'Not a chat route');
+      return chatFailure(404, 'not_found', 'Not a chat route');
     const chat = await chatOf(chatId, actor);
     if (chat === undefined) return notYours();
     const runId = await active(chat);
@@ -238,6 +115,8 @@ export function chatHandler(
       const stopped = runId !== undefined && (await runs.cancel(runId, actor ? { actor } : {}));
       return Response.json({ stopped });
     }
-    return runId === undefined ? new Response(null, { status: 204 }) : respond(runId, actor);
+    return runId === undefined
+      ? new Response(null, { status: 204 })
+      : chatRunResponse(runs, runId, actor, streaming);
   };
 }
