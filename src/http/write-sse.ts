@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { fromEvent, type Observable, Subscription, take } from 'rxjs';
+import { EMPTY, fromEvent, type Observable, Subscription, take, timeout } from 'rxjs';
+import { SlowConsumerError } from '../core/index.ts';
 import { paced } from './paced-events.ts';
 import { isResumable } from './resumable-events.ts';
 import { sseBufferGuard } from './sse-buffer-guard.ts';
@@ -17,6 +18,11 @@ export interface WriteSSEOptions extends SSEStreamOptions {
    * events stop being read (from the store too) until the socket drains. @default 262_144 (256 KiB)
    */
   pauseBytes?: number;
+  /**
+   * How long paced events wait for a full socket to drain before the client is cut off with a
+   * `SlowConsumerError` (it may resume with `Last-Event-ID`). @default 30_000
+   */
+  stallMs?: number;
   /** Extra response headers (the SSE ones always win). */
   headers?: Record<string, string>;
   /** Called once when the stream ends for a reason the client cannot be told: a slow client, a failed write. */
@@ -30,7 +36,7 @@ export interface WriteSSEOptions extends SSEStreamOptions {
  * disconnect is not cancel). Events a registry's `attach` returns (`ResumableEvents`) are paced:
  * while more than `pauseBytes` wait unsent, they are not read (nor is the store), and reading goes
  * on after the last event written once the socket drained, so a client that does not read makes
- * the server hold about `pauseBytes`. Other events are not paced: a client that reads so slowly
+ * the server hold about `pauseBytes` (and is cut off with a `SlowConsumerError` after `stallMs`). Other events are not paced: a client that reads so slowly
  * that more than `maxBufferedBytes` wait in the socket is cut off with a `SlowConsumerError`
  * (passed to `onError`) instead of buffering without bound (the first `maxReplayBytes` sent, a
  * resumed run's replay, may wait unsent).
@@ -50,6 +56,7 @@ export function writeSSE(
     maxBufferedBytes = 1_048_576,
     maxReplayBytes = 8_388_608,
     pauseBytes = 262_144,
+    stallMs = 30_000,
     headers = {},
     onError,
     ...streamOptions
@@ -75,7 +82,17 @@ export function writeSSE(
     ? paced(
         events$,
         () => res.writableLength > pauseBytes,
-        () => fromEvent(res, 'drain').pipe(take(1)),
+        () =>
+          fromEvent(res, 'drain').pipe(
+            take(1),
+            timeout({
+              first: stallMs,
+              with: () => {
+                fail(new SlowConsumerError(res.writableLength, pauseBytes));
+                return EMPTY;
+              },
+            }),
+          ),
       )
     : events$;
   // Paced, only what waited before this frame counts (a frame larger than the limit is no sign of a slow client).

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { from, lastValueFrom, map, range, toArray } from 'rxjs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
+import { SlowConsumerError } from '../../src/core/index.ts';
 import { fromSSE, RunRegistry, writeSSE } from '../../src/http/index.ts';
 import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
 import { type Listening, listen, until } from './support/listen.ts';
@@ -115,4 +116,34 @@ describe('writeSSE and a client that does not read (R11)', () => {
     expect(events).toHaveLength(EVENTS);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('cuts off a client that has not read for stallMs with SlowConsumerError', async () => {
+    const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
+    stores.push(store);
+    const runs = new RunRegistry({ eventStore: store });
+    registries.push(runs);
+    const { id } = runs.start(
+      from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
+    );
+    await until(() => runs.statusHere(id) === 'completed');
+    let response: ServerResponse | undefined;
+    const errors: unknown[] = [];
+    const server = await listen((_req, res) => {
+      response = res;
+      writeSSE(runs.attach(id), res, {
+        onError: (error) => errors.push(error),
+        heartbeatMs: 0,
+        stallMs: 500,
+      });
+    });
+    servers.push(server);
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.pause();
+    socket.write(`GET /${id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await until(() => errors.length > 0, 10_000);
+    expect(errors[0]).toBeInstanceOf(SlowConsumerError);
+    expect(response!.destroyed).toBe(true);
+    socket.destroy();
+  }, 30_000);
 });
