@@ -103,4 +103,19 @@ describe('a run’s control subscription after a long Redis outage', () => {
     await cancelFrom(b, a, id, 8_000);
     expect(a.statusHere(id)).toBe('cancelled');
   }, 30_000);
+
+  it('many runs on one server share the subscriber connection’s ready listener (no listener leak)', async () => {
+    const { port, a, b } = await setUp();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const ids = Array.from({ length: 30 }, () => a.start(ticks()).id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await outage(port, 500);
+    const last = ids.at(-1) ?? '';
+    await cancelFrom(b, a, last, 8_000);
+    process.off('warning', onWarning);
+    expect(a.statusHere(last)).toBe('cancelled');
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
+  }, 30_000);
 });

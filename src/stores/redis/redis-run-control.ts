@@ -1,16 +1,5 @@
 import type { Redis } from 'ioredis';
-import {
-  defer,
-  fromEvent,
-  merge,
-  Observable,
-  of,
-  retry,
-  Subject,
-  type Subscription,
-  switchMap,
-  timer,
-} from 'rxjs';
+import { defer, merge, Observable, of, retry, Subject, type Subscription, switchMap, timer } from 'rxjs';
 import type { RunCommand, RunControl, SharedRunState } from '../../http/run-control.ts';
 import type { RunStatus } from '../../http/runs.ts';
 import { redisActorRuns } from './redis-actor-runs.ts';
@@ -56,6 +45,8 @@ export function redisRunControl(
     return client.multi().hset(keys.state(runId), fields).pexpire(keys.state(runId), ttl);
   };
   const heard = new Map<string, Subject<RunCommand>>();
+  // Each time the subscriber connection is ready (again): one listener, shared by every run's channel.
+  const ready = new Subject<void>();
   const listen = (): Redis => {
     if (subscriber) return subscriber;
     const connection = client.duplicate({ connectionName: 'rxagent-run-control' });
@@ -64,6 +55,7 @@ export function redisRunControl(
       const command = parseCommand(message);
       if (command) heard.get(channel)?.next(command);
     });
+    connection.on('ready', () => ready.next());
     subscriber = connection;
     return connection;
   };
@@ -114,7 +106,7 @@ export function redisRunControl(
         heard.set(channel, subject);
         const connection = listen();
         const subscription: Subscription = subject.subscribe(observer);
-        subscription.add(subscribed(connection, channel, timings.leaseMs, onError).subscribe());
+        subscription.add(subscribed(connection, channel, ready, timings.leaseMs, onError).subscribe());
         return () => {
           subscription.unsubscribe();
           heard.delete(channel);
@@ -134,7 +126,7 @@ export function redisRunControl(
 }
 
 /**
- * Keeps `channel` subscribed on `connection`: at once, again each time the connection is ready
+ * Keeps `channel` subscribed on `connection`: at once, again each time the connection is `ready`
  * (after an outage of any length: a SUBSCRIBE sent while Redis was down fails for good once
  * ioredis gives up on it), and again with backoff (50 ms doubling, at most `capMs`) while an
  * attempt fails. SUBSCRIBE is idempotent, so a channel ioredis resubscribed itself is harmless.
@@ -142,10 +134,11 @@ export function redisRunControl(
 function subscribed(
   connection: Redis,
   channel: string,
+  ready: Observable<void>,
   capMs: number,
   onError: (error: unknown) => void,
 ): Observable<unknown> {
-  return merge(of(undefined), fromEvent(connection, 'ready')).pipe(
+  return merge(of(undefined), ready).pipe(
     switchMap(() =>
       defer(() => connection.subscribe(channel)).pipe(
         retry({
