@@ -1,4 +1,7 @@
-import type { Observable, Subscription } from 'rxjs';
+import { EMPTY, type Observable, Subject, type Subscription, take, timeout } from 'rxjs';
+import { SlowConsumerError } from '../core/index.ts';
+import { paced } from './paced-events.ts';
+import { isResumable } from './resumable-events.ts';
 import { sseBufferGuard } from './sse-buffer-guard.ts';
 import { SSE_HEADERS } from './sse-headers.ts';
 import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
@@ -7,17 +10,29 @@ import { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';
 export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
   /** Bytes the response may hold unread before the stream ends with `SlowConsumerError`. @default 1_048_576 */
   maxBufferedBytes?: number;
-  /** Bytes a replay (the first bytes sent) may hold unread. @default 8_388_608 (8 MiB) */
+  /** Bytes a replay (the first bytes sent) may hold unread, for events that cannot be paced. @default 8_388_608 (8 MiB) */
   maxReplayBytes?: number;
+  /**
+   * For `ResumableEvents` (what `RunRegistry.attach` returns): above this many unread bytes the
+   * events stop being read (from the store too) until the body is read again. @default 262_144 (256 KiB)
+   */
+  pauseBytes?: number;
+  /** How long paced events wait for the body to be read before the stream ends with `SlowConsumerError`. @default 30_000 */
+  stallMs?: number;
 }
 
 /**
  * A Web `Response` streaming `events$` as server-sent events (`text/event-stream`,
  * `cache-control: no-cache`, `x-accel-buffering: no`), for fetch-style servers (Hono, Next.js
  * route handlers, Bun, Deno). Subscribes at once (the run starts streaming into the body); a client that goes away
- * cancels the body, which unsubscribes; a client that reads too slowly ends the stream with a
- * `SlowConsumerError` instead of making the server buffer without bound (the first
- * `maxReplayBytes` sent, a resumed run's replay, may wait unread).
+ * cancels the body, which unsubscribes. Events a registry's `attach` returns (`ResumableEvents`)
+ * are paced: while `pauseBytes` wait unread in the body they are not read (nor is the store), and
+ * reading goes on after the last event enqueued when the body is read again (with a server that
+ * reads the body as the socket drains, as Deno, Bun and `Readable.fromWeb(body).pipe(res)` do;
+ * after `stallMs` without a read the stream ends with a `SlowConsumerError`).
+ * Otherwise a client that reads too slowly ends the stream with a `SlowConsumerError` instead of
+ * making the server buffer without bound (the first `maxReplayBytes` sent, a resumed run's replay,
+ * may wait unread).
  * @param events$ the events; a `SequencedEvent` is written with its `id:`
  * @param init status, headers, and the {@link SSEStreamOptions}
  * @example
@@ -31,12 +46,19 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
     scheduler,
     maxBufferedBytes = 1_048_576,
     maxReplayBytes = 8_388_608,
+    pauseBytes = 262_144,
+    stallMs = 30_000,
     ...responseInit
   } = init;
+  const pace = isResumable(events$);
+  // Each time the body is read and has room again.
+  const pulled = new Subject<void>();
   const encoder = new TextEncoder();
   let subscription: Subscription | undefined;
   let ended = false;
-  const tooSlow = sseBufferGuard(maxBufferedBytes, maxReplayBytes);
+  // Paced, only what waited before this frame counts (a frame larger than the limit is no sign of a slow client).
+  const tooSlow = sseBufferGuard(maxBufferedBytes, pace ? 0 : maxReplayBytes);
+  const highWaterMark = pace ? pauseBytes : maxBufferedBytes;
   const end = (finish: () => void) => {
     if (ended) return;
     ended = true;
@@ -46,7 +68,28 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        subscription = events$
+        const source = pace
+          ? paced(
+              events$,
+              () => (controller.desiredSize ?? 1) <= 0,
+              () =>
+                pulled.pipe(
+                  take(1),
+                  timeout({
+                    first: stallMs,
+                    with: () => {
+                      const stalled = new SlowConsumerError(
+                        highWaterMark - (controller.desiredSize ?? 0),
+                        pauseBytes,
+                      );
+                      end(() => controller.error(stalled));
+                      return EMPTY;
+                    },
+                  }),
+                ),
+            )
+          : events$;
+        subscription = source
           .pipe(
             toSSEFrames({
               ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
@@ -58,8 +101,10 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
           .subscribe({
             next(frame) {
               if (ended) return;
-              controller.enqueue(encoder.encode(frame));
-              const slow = tooSlow(frame.length, maxBufferedBytes - (controller.desiredSize ?? 0));
+              const bytes = encoder.encode(frame);
+              controller.enqueue(bytes);
+              const queued = highWaterMark - (controller.desiredSize ?? 0);
+              const slow = tooSlow(bytes.length, pace ? queued - bytes.length : queued);
               if (slow) end(() => controller.error(slow));
             },
             error: (error: unknown) => end(() => controller.error(error)),
@@ -67,11 +112,14 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
           });
         if (ended) subscription.unsubscribe();
       },
+      pull() {
+        pulled.next();
+      },
       cancel() {
         end(() => undefined);
       },
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }),
+    new ByteLengthQueuingStrategy({ highWaterMark }),
   );
   const headers = new Headers(responseInit.headers);
   for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
