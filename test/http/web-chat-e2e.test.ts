@@ -386,6 +386,13 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
         { timeout: 15_000 },
       );
     }, 60_000);
+
+    it('cannot make the page load anything from elsewhere (an image URL can carry the conversation out)', async () => {
+      const text = hostile.locator('.assistant .text').first();
+      await text.locator('a', { hasText: 'chart' }).waitFor();
+      expect(await text.locator('img').count()).toBe(0);
+      expect(away).toEqual([]);
+    }, 60_000);
   });
 
   it('works at phone width: the arguments to approve wrap, nothing overflows, Approve and Stop are in reach', async () => {

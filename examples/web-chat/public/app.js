@@ -15,6 +15,15 @@ const [messages, composer, prompt, send, stop, statusLine] = '#messages #compose
 const status = (text) => (statusLine.textContent = text);
 let current;
 
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+// An image would be fetched as soon as it is shown, and its URL can carry anything the model read
+// (the conversation, a tool's output) to any server: it becomes a link the person may follow.
+marked.use({
+  renderer: {
+    image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || 'image')}</a>`,
+  },
+});
+
 /**
  * What markdown becomes on the page: its own tags and the few attributes they need, nothing else
  * (no ids, classes, styles or data attributes a model could use to pass for the page's controls).
