@@ -393,6 +393,13 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       expect(await text.locator('img').count()).toBe(0);
       expect(away).toEqual([]);
     }, 60_000);
+
+    it("opens the model's links in a new tab, without a handle on the chat", async () => {
+      const link = hostile.locator('.assistant .text a', { hasText: 'docs' });
+      expect(await link.getAttribute('href')).toBe('https://example.com/docs');
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    }, 60_000);
   });
 
   it('works at phone width: the arguments to approve wrap, nothing overflows, Approve and Stop are in reach', async () => {

@@ -24,6 +24,14 @@ marked.use({
   },
 });
 
+// A link opens in a new tab: following it must not navigate the chat away, nor give the page it
+// opens a handle on this one.
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName !== 'A' || !node.hasAttribute('href')) return;
+  node.setAttribute('target', '_blank');
+  node.setAttribute('rel', 'noopener noreferrer');
+});
+
 /**
  * What markdown becomes on the page: its own tags and the few attributes they need, nothing else
  * (no ids, classes, styles or data attributes a model could use to pass for the page's controls).
