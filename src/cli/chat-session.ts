@@ -4,6 +4,7 @@ import type { Agent, AgentEvent, ApprovalRequest } from '../agent/index.ts';
 import { assistant, user } from '../core/index.ts';
 import { gatedOutput } from './gated-output.ts';
 import { renderEvent } from './render-event.ts';
+import { terminalText } from './terminal-text.ts';
 import { wordWrap } from './word-wrap.ts';
 
 /** Where the chat reads and writes, and what it talks to. */
@@ -34,7 +35,8 @@ export type ChatEnd = 'eof' | 'interrupt';
 export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const { agent, sessionId, output } = options;
   const interactive = options.interactive ?? Boolean(options.input.isTTY && output.isTTY);
-  const write = (text: string) => void output.write(text);
+  // Everything written holds what models, tools and servers said: no control characters.
+  const write = (text: string) => void output.write(terminalText(text));
   const wrap = wordWrap(interactive ? output.columns : undefined);
   const echo = gatedOutput(output);
   const rl = createInterface({
@@ -197,5 +199,5 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
 
 /** An error's message on one line. */
 export function oneLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  return terminalText((error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')).trim();
 }

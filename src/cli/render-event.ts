@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../agent/index.ts';
 import { contentSummary } from '../tools/index.ts';
+import { terminalText } from './terminal-text.ts';
 
 const MAX_RESULT_CHARS = 200;
 const MAX_ARGUMENT_CHARS = 200;
@@ -8,9 +9,14 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 
 /**
  * The terminal text for one agent event: reply text as it streams, a line per tool call and per
- * result; nothing for the bookkeeping events.
+ * result; nothing for the bookkeeping events. What the model or a tool wrote holds no control
+ * characters (see terminalText).
  */
 export function renderEvent(event: AgentEvent): string {
+  return terminalText(render(event));
+}
+
+function render(event: AgentEvent): string {
   switch (event.type) {
     case 'text-delta':
       return event.text;

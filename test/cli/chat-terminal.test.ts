@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,18 @@ function fakeOpenAI(): Promise<TranscriptServer> {
     const last = messages.at(-1);
     if (last?.role === 'tool') return { chunks: openaiFrames({ text: ['Echoed.'] }) };
     const said = typeof last?.content === 'string' ? last.content : '';
+    // A hostile model: a window title, colours, a bell, backspaces and a carriage return that
+    // overwrites the line; then a tool whose name is an escape sequence.
+    if (said.includes('escape codes'))
+      return {
+        chunks: openaiFrames({
+          text: ['Hi \x1b]0;PWNED\x07', '\x1b[31mred\x1b[0m\x07 ba\b\bXX', ' \x9b2J\r\nOK'],
+        }),
+      };
+    if (said.includes('escape tool'))
+      return {
+        chunks: openaiFrames({ toolCalls: [{ id: 'call_e', name: 'x\x1b[2Jy', arguments: '{}' }] }),
+      };
     if (said.includes('slow tool'))
       return {
         chunks: openaiFrames({
@@ -202,6 +214,34 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(replies).toHaveLength(2);
     expect(replies[0]).toMatch(/^This is rxagent running offline/);
     expect(replies[1]).toMatch(/\(You said: "what did I say\?"\.\)$/);
+  }, 60_000);
+
+  it("never passes a model's escape sequences or control characters on, to a pipe or a terminal", async () => {
+    const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--conditions=rxagent-source', 'src/cli/main.ts', 'chat', '--base-url', `${openai.url}/v1`],
+        { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-test', RXAGENT_HOME: home } },
+        (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
+      );
+      child.stdin!.end('escape codes\nescape tool\n');
+    });
+    expect(result.code).toBe(0);
+    // Only line feeds and tabs: no ESC, BEL, BS, CR, nor the one-byte CSI (U+009B).
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(result.stdout).toContain('Hi ]0;PWNED[31mred[0m baXX 2J\nOK\n');
+    expect(result.stdout).toContain('⚙ x[2Jy({})');
+
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    type(pane, 'escape codes');
+    await pane.waitFor(/\nOK\n>/);
+    expect(
+      execFileSync('tmux', ['-L', pane.name, 'display', '-p', '#{pane_title}'], { encoding: 'utf8' }),
+    ).not.toContain('PWNED');
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
   }, 60_000);
 
   it('--base-url to a keyless server needs no key and sends none', async () => {

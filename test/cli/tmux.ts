@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 
 /** A program running in a detached tmux pane (a real pseudo-terminal), on a private tmux server. */
 export interface TmuxPane {
+  /** The private tmux server's name (`tmux -L <name>`). */
+  name: string;
   /** Types keys (tmux send-keys syntax: 'C-c', 'Enter', or literal text with `literal`). */
   send(keys: string, options?: { literal?: boolean }): void;
   /** The pane's visible text and scrollback. */
@@ -18,6 +20,7 @@ export function startTmux(name: string, command: string, size = { columns: 160, 
   tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
   const text = () => tmux('capture-pane', '-t', 'main', '-p', '-S', '-500');
   return {
+    name,
     send: (keys, options = {}) =>
       void tmux('send-keys', '-t', 'main', ...(options.literal ? ['-l'] : []), keys),
     text,
