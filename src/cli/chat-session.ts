@@ -68,7 +68,9 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
         if (approved) running.set(request.toolCall.id, { name: request.toolCall.name, since: Date.now() });
         resolve(approved);
       };
-      const queued = queue.shift();
+      // Piped input: the next line answers. At a terminal only a line typed after the question
+      // does: one typed ahead during the reply is the person's next message, and stays queued.
+      const queued = interactive ? undefined : queue.shift();
       if (queued !== undefined || closed) return decide(queued);
       echo.muted = false;
       answer = decide;

@@ -53,6 +53,14 @@ function fakeOpenAI(): Promise<TranscriptServer> {
           ],
         }),
       };
+    if (said.includes('slowly echo'))
+      return {
+        chunks: openaiFrames({
+          text: ['Let ', 'me ', 'echo ', 'that.'],
+          toolCalls: [{ id: 'call_3', name: 'everything__echo', arguments: '{"message":"hi"}' }],
+        }),
+        delayMs: 400,
+      };
     if (said.includes('echo')) {
       const message = 'x'.repeat(330);
       return {
@@ -187,6 +195,17 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/Echoed\.\n>/);
 
     // A tool that runs for 7 s: a line says it still runs, then its result comes.
+    // A line typed before the question is asked is the next message, not the answer to it.
+    type(pane, 'slowly echo hi');
+    await pane.waitFor(/Let /);
+    type(pane, 'what about rust?');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]$/m);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(pane.text()).not.toMatch(/↳ rejected[^\n]*\n[^]*↳ rejected/);
+    type(pane, 'y');
+    await pane.waitFor(/↳ ok: [^\n]*\n[^]*Echoed\.\n> what about rust\?\n/);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe('what about rust?');
+
     type(pane, 'a slow tool please');
     await pane.waitFor(/\? allow everything__trigger-long-running-operation\? \[y\/N\]/);
     type(pane, 'y');
