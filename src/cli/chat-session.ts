@@ -35,8 +35,12 @@ export type ChatEnd = 'eof' | 'interrupt';
 export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const { agent, sessionId, output } = options;
   const interactive = options.interactive ?? Boolean(options.input.isTTY && output.isTTY);
+  /** The reader of the output went away (`rxagent chat | head`): nothing more is written. */
+  let gone = false;
   // Everything written holds what models, tools and servers said: no control characters.
-  const write = (text: string) => void output.write(terminalText(text));
+  const write = (text: string) => {
+    if (!gone) output.write(terminalText(text));
+  };
   const wrap = wordWrap(interactive ? output.columns : undefined);
   const echo = gatedOutput(output);
   const rl = createInterface({
@@ -163,6 +167,18 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     end?.(how);
     end = undefined;
   };
+
+  // A closed pipe is not a crash: the reply stops (its request is aborted) and the chat ends.
+  const readerGone = () => {
+    if (gone) return;
+    gone = true;
+    queue.length = 0;
+    reply?.subscription.unsubscribe();
+    reply = undefined;
+    finish('eof');
+  };
+  output.on('error', readerGone);
+  void ended.then(() => output.off('error', readerGone));
 
   rl.on('line', (line) => {
     if (answer) {

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -261,6 +261,25 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     ).not.toContain('PWNED');
     pane.send('C-d');
     await pane.waitFor(/EXITED 0/);
+  }, 60_000);
+
+  it('ends quietly when the reader of its output goes away (rxagent chat | head), stopping the reply', async () => {
+    const aborted = openai.nextClientAbort();
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--conditions=rxagent-source', 'src/cli/main.ts', 'chat', '--base-url', `${openai.url}/v1`],
+        { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-test', RXAGENT_HOME: home } },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The reader takes the first words of the reply, and leaves.
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin.end('say something long\nand more\n');
+    });
+    expect(result).toEqual({ code: 0, stderr: '' });
+    await aborted;
   }, 60_000);
 
   it('--base-url to a keyless server needs no key and sends none', async () => {
