@@ -347,6 +347,20 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     expect(seen).toContain(message);
   }, 60_000);
 
+  it('sends a multi-line message as written: a pasted block keeps its lines, Shift+Enter adds one', async () => {
+    await page.fill('#prompt', 'line one\n  line two');
+    await page.press('#prompt', 'Shift+Enter');
+    await page.keyboard.type('line three');
+    await page.press('#prompt', 'Enter');
+    await page.locator('.user', { hasText: 'line three' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 30_000,
+    });
+    const sent = (openai.requests.at(-1)!.json as { messages: { content: unknown }[] }).messages.at(-1);
+    expect(sent?.content).toBe('line one\n  line two\nline three');
+    expect(await page.locator('.user').last().textContent()).toBe('line one\n  line two\nline three');
+  }, 60_000);
+
   describe('a hostile model writing HTML', () => {
     let hostile: Page;
     const away: string[] = [];
@@ -356,8 +370,8 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
         if (!request.url().startsWith(proxy.url)) away.push(request.url());
       });
       await hostile.goto(proxy.url);
-      await hostile.fill('footer input', 'a hostile reply');
-      await hostile.press('footer input', 'Enter');
+      await hostile.fill('footer #prompt', 'a hostile reply');
+      await hostile.press('footer #prompt', 'Enter');
       await hostile.locator('.assistant .text', { hasText: 'Hello' }).waitFor();
     }, 60_000);
     afterAll(() => hostile?.close());
@@ -376,8 +390,8 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       const text = hostile.locator('.assistant .text');
       expect(await text.locator('[id], [style], [class], [data-call], button, input, form').count()).toBe(0);
       // The composer still sends.
-      await hostile.fill('footer input', 'one more story');
-      await hostile.press('footer input', 'Enter');
+      await hostile.fill('footer #prompt', 'one more story');
+      await hostile.press('footer #prompt', 'Enter');
       await hostile.locator('.user', { hasText: 'one more story' }).waitFor({ timeout: 5_000 });
       await hostile.click('footer button:has-text("Stop")');
       await hostile.waitForFunction(

@@ -77,11 +77,24 @@ async function post(path, body) {
   return { ok: response.ok, status: response.status, body: answer };
 }
 
+// Enter sends; Shift+Enter (or a pasted block) keeps its line breaks, and the box grows with them.
+prompt.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  composer.requestSubmit();
+});
+const fit = () => {
+  prompt.style.height = 'auto';
+  prompt.style.height = `${prompt.scrollHeight + 2}px`;
+};
+prompt.addEventListener('input', fit);
+
 composer.addEventListener('submit', async (event) => {
   event.preventDefault();
   const message = prompt.value.trim();
   if (message === '' || current) return;
   prompt.value = '';
+  fit();
   const bubble = add('user', message);
   send.disabled = true;
   status('sending…');
@@ -90,12 +103,14 @@ composer.addEventListener('submit', async (event) => {
     if (!ok || typeof body.runId !== 'string') {
       bubble.remove();
       prompt.value = message;
+      fit();
       return fail(`Not sent: ${body.error?.message ?? `the server answered ${code}`}`);
     }
     watch(body.runId);
   } catch {
     bubble.remove();
     prompt.value = message;
+    fit();
     fail('Not sent: the server cannot be reached. Your message is back in the box; try again.');
   } finally {
     send.disabled = false;
