@@ -361,6 +361,15 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     expect(await page.locator('.user').last().textContent()).toBe('line one\n  line two\nline three');
   }, 60_000);
 
+  it('shows that Send waits while a reply streams', async () => {
+    await send(page, 'one more story, please');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'streaming');
+    expect(await page.isDisabled('#send')).toBe(true);
+    await page.click('#stop');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped');
+    expect(await page.isDisabled('#send')).toBe(false);
+  }, 60_000);
+
   describe('a hostile model writing HTML', () => {
     let hostile: Page;
     const away: string[] = [];

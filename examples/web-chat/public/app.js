@@ -113,7 +113,8 @@ composer.addEventListener('submit', async (event) => {
     fit();
     fail('Not sent: the server cannot be reached. Your message is back in the box; try again.');
   } finally {
-    send.disabled = false;
+    // A reply that streams keeps Send disabled until it ends (Enter waits too; the text stays).
+    send.disabled = current !== undefined;
   }
 });
 
@@ -198,6 +199,7 @@ function watch(runId) {
     source.close();
     current = undefined;
     stop.disabled = true;
+    send.disabled = false;
     // Nothing can be decided any more in a run that ended.
     for (const box of view.approvals.values()) {
       box.querySelectorAll('button').forEach((button) => (button.disabled = true));
