@@ -30,6 +30,11 @@ const markdownReply = [
   '',
   'A picture: <img src="x" onerror="window.__xss = 1"> <script>window.__xss = 2</script> Done.',
 ].join('\n');
+const wideTable = [
+  `| ${Array.from({ length: 12 }, (_, i) => `column${i}`).join(' | ')} |`,
+  `|${'---|'.repeat(12)}`,
+  `| ${Array.from({ length: 12 }, (_, i) => `value${i}`).join(' | ')} |`,
+].join('\n');
 /** What a hostile (or prompt-injected) model may write: HTML that reuses the page's own ids and
  * classes, overlays the page, loads remote images, and pre-empts its own tool call's approval box. */
 const hostileReply = [
@@ -65,6 +70,8 @@ function fakeOpenAI(): Promise<TranscriptServer> {
         delayMs: /slowly/.test(String(last?.content)) ? 300 : 0,
       };
     }
+    if (typeof last?.content === 'string' && /wide table/.test(last.content))
+      return { chunks: openaiFrames({ text: [wideTable] }) };
     if (typeof last?.content === 'string' && /markdown/i.test(last.content))
       return { chunks: openaiFrames({ text: pieces(markdownReply) }), delayMs: 5 };
     // The stories that are stopped or cut mid-way stream slowly (about 5 s), so that on a loaded
@@ -465,6 +472,22 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       await small.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
         timeout: 15_000,
       });
+
+      // A table wider than the phone scrolls sideways; its words are not broken letter by letter.
+      await send(small, 'a wide table please');
+      await small.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 15_000,
+      });
+      const table = await small.evaluate(() => {
+        const cell = document.querySelector('.assistant:last-child th')!;
+        const box = document.querySelector('.assistant:last-child table')!;
+        return {
+          overflow: document.documentElement.scrollWidth - window.innerWidth,
+          oneLine: cell.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(cell).lineHeight),
+          scrolls: box.scrollWidth > box.clientWidth,
+        };
+      });
+      expect(table).toEqual({ overflow: 0, oneLine: true, scrolls: true });
     } finally {
       await phone.close();
     }
