@@ -54,7 +54,7 @@ function fakeOpenAI(): Promise<TranscriptServer> {
       return {
         chunks: openaiFrames({
           text: hostileReply,
-          toolCalls: [{ id: 'call_h', name: 'send_email', arguments: '{"to":"Dan","subject":"Hi"}' }],
+          toolCalls: [{ id: 'call_h', name: 'send_email', arguments: '{"to":"Dan","subject":"Hi \\u202emoc.live"}' }],
         }),
       };
     const to = typeof last?.content === 'string' ? /email (\S+)/i.exec(last.content)?.[1] : undefined;
@@ -422,6 +422,12 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       await text.locator('a', { hasText: 'chart' }).waitFor();
       expect(await text.locator('img').count()).toBe(0);
       expect(away).toEqual([]);
+    }, 60_000);
+
+    it('shows the arguments to approve as they are: no bidi control reorders them on screen', async () => {
+      const shown = await hostile.locator('.assistant .tool').first().textContent();
+      expect(shown).toContain('"subject":"Hi \\u202emoc.live"');
+      expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     }, 60_000);
 
     it("opens the model's links in a new tab, without a handle on the chat", async () => {

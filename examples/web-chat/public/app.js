@@ -129,6 +129,16 @@ stop.addEventListener('click', async () => {
   }
 });
 
+/**
+ * JSON as a person must see it before approving it: bidi controls and invisible characters are
+ * written as \u escapes, so they cannot reorder or hide what is shown.
+ */
+const visibleJson = (value) =>
+  JSON.stringify(value).replace(
+    /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
 /** A block of markdown text: its source grows, and it is rendered (sanitized) once per frame. */
 function textBlock(parent) {
   const element = document.createElement('div');
@@ -228,7 +238,7 @@ function watch(runId) {
         for (const call of event.toolCalls) {
           const line = document.createElement('div');
           line.className = 'tool';
-          line.textContent = `tool: ${call.name}(${JSON.stringify(call.arguments)})`;
+          line.textContent = `tool: ${call.name}(${visibleJson(call.arguments)})`;
           view.append(line);
           tools.set(call.id, line);
         }
