@@ -140,8 +140,19 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     next();
   };
 
+  /** Empties readline's line (as Ctrl-E Ctrl-U would), redrawing it unless the echo is muted. */
+  const clearLine = () => {
+    rl.write(null, { ctrl: true, name: 'e' });
+    rl.write(null, { ctrl: true, name: 'u' });
+  };
+
   /** Stops the reply; the message and what was said stay in the session (a chat keeps its turns). */
   const stop = async () => {
+    if (answer) {
+      // A half-typed answer to the question goes with it (not onto the next prompt as a message).
+      echo.muted = true;
+      clearLine();
+    }
     const stopped = reply!;
     stopped.subscription.unsubscribe();
     reply = undefined;
@@ -191,12 +202,7 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   });
   rl.on('SIGINT', () => {
     if (reply) return void stop();
-    if (rl.line !== '') {
-      // Clears what was typed, as a shell does.
-      rl.write(null, { ctrl: true, name: 'e' });
-      rl.write(null, { ctrl: true, name: 'u' });
-      return;
-    }
+    if (rl.line !== '') return clearLine(); // what was typed, as a shell does
     finish('interrupt');
   });
   rl.on('close', () => {

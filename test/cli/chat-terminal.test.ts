@@ -206,6 +206,19 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/↳ ok: [^\n]*\n[^]*Echoed\.\n> what about rust\?\n/);
     expect(messagesOf(openai, -1).at(-1)!.content).toBe('what about rust?');
 
+    // Ctrl-C at the question stops the reply; the half-typed answer goes with it.
+    type(pane, 'please echo again');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]$/m);
+    pane.send('ye', { literal: true });
+    await pane.waitFor(/\[y\/N\] ye$/m);
+    pane.send('C-c');
+    await pane.waitFor(/\[stopped\]\n>/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pane.text().trimEnd().split('\n').at(-1)).toBe('>');
+    type(pane, 'hi');
+    await pane.waitFor(/> hi\nHello! Nice to meet you\.\n>/);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe('hi');
+
     type(pane, 'a slow tool please');
     await pane.waitFor(/\? allow everything__trigger-long-running-operation\? \[y\/N\]/);
     type(pane, 'y');
