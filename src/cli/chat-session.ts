@@ -28,7 +28,7 @@ export type ChatEnd = 'eof' | 'interrupt';
  * that needs approval asks y/n (answered by the next line). Lines typed while a reply streams wait
  * their turn (their echo is held back until the reply ends). Ctrl-C during a reply stops it and
  * keeps the message (and what was said of the reply) in the session; Ctrl-C on a half-typed line
- * clears it; on an empty line it quits. Piped input: no prompts, every reply waits its turn, and
+ * clears it; on an empty line it quits. A pasted block of lines is one message, sent with Enter. Piped input: no prompts, every reply waits its turn, and
  * the chat ends after the last one.
  * @returns how the chat ended
  */
@@ -191,18 +191,49 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   output.on('error', readerGone);
   void ended.then(() => output.off('error', readerGone));
 
+  // A pasted block is one message: the terminal marks pastes (bracketed paste mode), its lines are
+  // held, and Enter sends them with the line it ends.
+  let pasting = false;
+  let pasted: string[] = [];
+  const onKeypress = (_text: string | undefined, key: { name?: string } | undefined) => {
+    if (key?.name === 'paste-start') pasting = true;
+    if (key?.name === 'paste-end') pasting = false;
+  };
+  if (interactive) {
+    output.write(BRACKETED_PASTE_ON);
+    options.input.on('keypress', onKeypress);
+    void ended.then(() => {
+      options.input.off('keypress', onKeypress);
+      if (!gone) output.write(BRACKETED_PASTE_OFF);
+    });
+  }
+
   rl.on('line', (line) => {
     if (answer) {
       const respond = answer;
       answer = undefined;
       return respond(line);
     }
-    queue.push(line);
+    if (pasting) {
+      pasted.push(line);
+      rl.setPrompt('… ');
+      return prompt();
+    }
+    const message = [...pasted, line].join('\n');
+    pasted = [];
+    rl.setPrompt('> ');
+    queue.push(message);
     next();
   });
   rl.on('SIGINT', () => {
     if (reply) return void stop();
-    if (rl.line !== '') return clearLine(); // what was typed, as a shell does
+    if (rl.line !== '' || pasted.length > 0) {
+      // What was typed (or pasted) goes, as in a shell.
+      pasted = [];
+      rl.setPrompt('> ');
+      clearLine();
+      return;
+    }
     finish('interrupt');
   });
   rl.on('close', () => {
@@ -220,6 +251,10 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   prompt();
   return ended;
 }
+
+/** Asks the terminal to mark pasted text (`ESC [200~` … `ESC [201~`), and to stop. */
+const BRACKETED_PASTE_ON = '\u001b[?2004h';
+const BRACKETED_PASTE_OFF = '\u001b[?2004l';
 
 /** An error's message on one line. */
 export function oneLine(error: unknown): string {

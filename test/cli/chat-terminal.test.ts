@@ -130,6 +130,25 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/EXITED 0/);
   }, 120_000);
 
+  it('sends a pasted block of lines as one message, when Enter is pressed', async () => {
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    const before = openai.requests.length;
+    pane.paste('explain this:\n  at line two\n  at line three');
+    await pane.waitFor(/at line three/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(openai.requests.length).toBe(before);
+    pane.send(' please', { literal: true });
+    pane.send('Enter');
+    await pane.waitFor(/meet you\.\n>/);
+    expect(openai.requests.length).toBe(before + 1);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe(
+      'explain this:\n  at line two\n  at line three please',
+    );
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 60_000);
+
   it('Ctrl-C stops a reply and keeps the message; on a half-typed line it clears it; on an empty one it quits (130)', async () => {
     const pane = start('');
     await pane.waitFor(/^>\s*$/m, 30_000);
@@ -175,8 +194,9 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(lines.filter((line) => /^\S/.test(line)).map((line) => line.split(' ')[0])).toEqual([
       'Usage:',
       'Lines',
-      '(the',
-      'empty',
+      'message,',
+      'the',
+      'Ctrl-D',
     ]);
     const pane = start(`--mcp-config ${config}`);
     const banner = await pane.waitFor(/^>\s*$/m, 30_000);

@@ -6,6 +6,8 @@ export interface TmuxPane {
   name: string;
   /** Types keys (tmux send-keys syntax: 'C-c', 'Enter', or literal text with `literal`). */
   send(keys: string, options?: { literal?: boolean }): void;
+  /** Pastes `text` as a terminal does (bracketed, when the program asked for it). */
+  paste(text: string): void;
   /** The pane's visible text and scrollback. */
   text(): string;
   /** Resolves when the pane's text matches; rejects with the text after `timeoutMs`. */
@@ -23,6 +25,10 @@ export function startTmux(name: string, command: string, size = { columns: 160, 
     name,
     send: (keys, options = {}) =>
       void tmux('send-keys', '-t', 'main', ...(options.literal ? ['-l'] : []), keys),
+    paste(text) {
+      tmux('set-buffer', '-b', 'paste', text);
+      tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', 'main');
+    },
     text,
     async waitFor(pattern, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
