@@ -161,6 +161,8 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     await expect(page.locator('.tool').last().textContent()).resolves.toContain(
       'send_email({"to":"Bob","subject":"Hello"})',
     );
+    // The status says the run waits for the person, not that it streams.
+    expect(await page.textContent('#status')).toBe('waiting for your approval');
     await page.click('button.approve');
     await page.locator('.tool', { hasText: '"sent":true' }).waitFor({ timeout: 15_000 });
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {

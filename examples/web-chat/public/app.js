@@ -175,6 +175,12 @@ function reply(runId) {
     bubble,
     /** The approval boxes shown, by tool call id. */
     approvals: new Map(),
+    /** The calls that wait for the person's decision. */
+    waiting: new Set(),
+    /** The status of a live run: waiting for the person, or streaming. */
+    live() {
+      status(this.waiting.size > 0 ? 'waiting for your approval' : 'streaming');
+    },
     /** The next text starts a new block (a new step). */
     step() {
       block = undefined;
@@ -250,13 +256,14 @@ function watch(runId) {
         tools.get(event.toolCall.id)?.append(` → ${event.outcome.content}`);
         view.approvals.get(event.toolCall.id)?.remove();
         view.approvals.delete(event.toolCall.id);
+        if (view.waiting.delete(event.toolCall.id)) view.live();
         break;
       case 'agent-completed':
         completed = true;
         break;
     }
   };
-  source.onopen = () => status('streaming');
+  source.onopen = () => view.live();
   source.onmessage = (message) => handle(JSON.parse(message.data));
   source.addEventListener('end', () => finish(completed ? 'done' : 'stopped'));
   source.addEventListener('error', (event) => {
@@ -278,6 +285,8 @@ function ask(runId, toolCall, view) {
   const box = document.createElement('div');
   box.className = 'approval';
   view.approvals.set(toolCall.id, box);
+  view.waiting.add(toolCall.id);
+  view.live();
   box.append(`Allow ${toolCall.name}?`);
   const buttons = [];
   for (const [label, approved] of [
@@ -291,9 +300,16 @@ function ask(runId, toolCall, view) {
       buttons.forEach((b) => (b.disabled = true));
       try {
         const { ok, status: code } = await post(`/api/runs/${runId}/approvals/${toolCall.id}`, { approved });
-        if (ok) box.replaceChildren(approved ? 'Approved.' : 'Rejected.');
-        else if (code === 409) box.replaceChildren('This request is no longer pending: nothing was done.');
-        else {
+        if (ok || code === 409) {
+          box.replaceChildren(
+            ok
+              ? approved
+                ? 'Approved.'
+                : 'Rejected.'
+              : 'This request is no longer pending: nothing was done.',
+          );
+          if (view.waiting.delete(toolCall.id) && view.bubble.dataset.run === current?.runId) view.live();
+        } else {
           box.append(` The server refused (${code}); try again.`);
           buttons.forEach((b) => (b.disabled = false));
         }
