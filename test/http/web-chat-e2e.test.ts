@@ -54,7 +54,9 @@ function fakeOpenAI(): Promise<TranscriptServer> {
       return {
         chunks: openaiFrames({
           text: hostileReply,
-          toolCalls: [{ id: 'call_h', name: 'send_email', arguments: '{"to":"Dan","subject":"Hi \\u202emoc.live"}' }],
+          toolCalls: [
+            { id: 'call_h', name: 'send_email', arguments: '{"to":"Dan","subject":"Hi \\u202emoc.live"}' },
+          ],
         }),
       };
     const to = typeof last?.content === 'string' ? /email (\S+)/i.exec(last.content)?.[1] : undefined;
@@ -378,6 +380,56 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped');
     expect(await page.isDisabled('#send')).toBe(false);
   }, 60_000);
+
+  it('keeps the conversation through a reload (or a phone discarding the tab), a reply in progress too', async () => {
+    const tab = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    try {
+      await tab.goto(proxy.url);
+      await send(tab, 'Tell me a story');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 30_000,
+      });
+      await send(tab, 'Please email Frank');
+      await tab.locator('button.approve').waitFor({ timeout: 15_000 });
+      await tab.reload();
+      // The finished exchange is back, and the run that waits for approval is watched again.
+      await tab.locator('button.approve').waitFor({ timeout: 15_000 });
+      expect(await tab.locator('.user').allTextContents()).toEqual(['Tell me a story', 'Please email Frank']);
+      expect((await tab.locator('.assistant').first().textContent())?.trim()).toBe(demoStory);
+      expect(await tab.textContent('#status')).toBe('waiting for your approval');
+      await tab.click('button.approve');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 15_000,
+      });
+      await tab.reload();
+      await tab.locator('.tool', { hasText: '"sent":true' }).waitFor({ timeout: 15_000 });
+      const shown = await tab
+        .locator('#messages > *')
+        .evaluateAll((items) =>
+          items.map((item) => `${item.className}:${item.textContent?.trim().slice(0, 16)}`),
+        );
+      expect(shown).toEqual([
+        'user:Tell me a story',
+        `assistant:${demoStory.slice(0, 16)}`,
+        'user:Please email Fra',
+        'assistant:Let me send that',
+      ]);
+      const steps = await tab
+        .locator('.assistant')
+        .last()
+        .evaluate((bubble) =>
+          [...bubble.children].map((child) => `${child.className}:${child.textContent?.trim()}`),
+        );
+      expect(steps).toEqual([
+        'text:Let me send that.',
+        expect.stringMatching(/^tool:tool: send_email\(\{"to":"Frank","subject":"Hello"\}\) → \{"sent":true/),
+        `text:${reply}`,
+      ]);
+      expect(await tab.textContent('#status')).toBe('idle');
+    } finally {
+      await tab.close();
+    }
+  }, 90_000);
 
   describe('a hostile model writing HTML', () => {
     let hostile: Page;

@@ -1,4 +1,4 @@
-/* global crypto, document, fetch, EventSource, MessageEvent, window, requestAnimationFrame */
+/* global crypto, document, sessionStorage, fetch, EventSource, MessageEvent, window, requestAnimationFrame */
 // The page's side of the web chat: POST a message, then watch the run with EventSource. A dropped
 // connection is retried by the browser with Last-Event-ID, so the server sends only what was
 // missed; Stop is a POST that cancels the run on the server (closing the page does not).
@@ -6,7 +6,10 @@
 import { marked } from '/vendor/marked.js';
 import DOMPurify from '/vendor/purify.js';
 
-const sessionId = crypto.randomUUID();
+// The conversation of this tab: kept through a reload, or a phone discarding the tab (see restore).
+const sessionKey = 'rxagent-web-chat-session';
+const sessionId = sessionStorage.getItem(sessionKey) ?? crypto.randomUUID();
+sessionStorage.setItem(sessionKey, sessionId);
 // The page's own elements, found once: the model's HTML can never stand in for them.
 const $ = (selector) => document.querySelector(selector);
 const [messages, composer, prompt, send, stop, statusLine] = '#messages #composer #prompt #send #stop #status'
@@ -169,10 +172,23 @@ function textBlock(parent) {
 /** A reply bubble: one markdown block per step's text, tool lines in between, in the order they came. */
 function reply(runId) {
   const bubble = add('assistant');
-  bubble.dataset.run = runId;
+  if (runId) bubble.dataset.run = runId;
   let block;
+  /** The tool lines, by tool call id. */
+  const tools = new Map();
   return {
     bubble,
+    /** A line for a tool call; its result is appended to it. */
+    tool(call) {
+      const line = document.createElement('div');
+      line.className = 'tool';
+      line.textContent = `tool: ${call.name}(${visibleJson(call.arguments)})`;
+      this.append(line);
+      tools.set(call.id, line);
+    },
+    result(id, content) {
+      tools.get(id)?.append(` → ${content}`);
+    },
     /** The approval boxes shown, by tool call id. */
     approvals: new Map(),
     /** The calls that wait for the person's decision. */
@@ -204,11 +220,11 @@ function reply(runId) {
 
 function watch(runId) {
   const view = reply(runId);
-  const tools = new Map();
   let completed = false;
   const source = new EventSource(`/api/runs/${runId}`);
   current = { runId, source };
   stop.disabled = false;
+  send.disabled = true;
   status('streaming');
 
   const finish = (how) => {
@@ -241,19 +257,13 @@ function watch(runId) {
         view.restart();
         break;
       case 'tool-calls-ready':
-        for (const call of event.toolCalls) {
-          const line = document.createElement('div');
-          line.className = 'tool';
-          line.textContent = `tool: ${call.name}(${visibleJson(call.arguments)})`;
-          view.append(line);
-          tools.set(call.id, line);
-        }
+        for (const call of event.toolCalls) view.tool(call);
         break;
       case 'approval-requested':
         ask(runId, event.toolCall, view);
         break;
       case 'tool-result':
-        tools.get(event.toolCall.id)?.append(` → ${event.outcome.content}`);
+        view.result(event.toolCall.id, event.outcome.content);
         view.approvals.get(event.toolCall.id)?.remove();
         view.approvals.delete(event.toolCall.id);
         if (view.waiting.delete(event.toolCall.id)) view.live();
@@ -323,3 +333,36 @@ function ask(runId, toolCall, view) {
   }
   view.append(box);
 }
+
+/**
+ * Shows the conversation the server keeps for this tab's session (after a reload), then watches
+ * the run still in progress, if any, from its start (so its approval asks again).
+ */
+async function restore() {
+  let answer;
+  try {
+    const response = await fetch(`/api/sessions/${sessionId}`);
+    if (!response.ok) return;
+    answer = await response.json();
+  } catch {
+    return; // Nothing to show; the first send says what is wrong.
+  }
+  let view;
+  for (const message of answer.messages) {
+    if (message.role === 'user') {
+      add('user', message.text);
+      view = undefined;
+    } else if (message.role === 'assistant') {
+      view ??= reply();
+      view.step();
+      if (message.text) view.text(message.text);
+      for (const call of message.toolCalls ?? []) view.tool(call);
+    } else if (message.role === 'tool') view?.result(message.toolCallId, message.text);
+  }
+  if (answer.run && !current) {
+    add('user', answer.run.message);
+    watch(answer.run.id);
+  }
+}
+
+void restore();
