@@ -87,8 +87,9 @@ prompt.addEventListener('keydown', (event) => {
   composer.requestSubmit();
 });
 const fit = () => {
-  prompt.style.height = 'auto';
-  prompt.style.height = `${prompt.scrollHeight + 2}px`;
+  prompt.style.height = '';
+  // An empty box keeps its one row (its scrollHeight would count a wrapped placeholder).
+  if (prompt.value !== '') prompt.style.height = `${prompt.scrollHeight + 2}px`;
 };
 prompt.addEventListener('input', fit);
 
