@@ -72,6 +72,12 @@ function fakeOpenAI(): Promise<TranscriptServer> {
         delayMs: /slowly/.test(String(last?.content)) ? 300 : 0,
       };
     }
+    // The model's stream breaks off mid-reply, every time (the agent tries again, then fails).
+    if (typeof last?.content === 'string' && /breaks off/.test(last.content))
+      return {
+        chunks: openaiFrames({ text: ['The start ', 'of a reply ', 'that ', 'never ends'] }).slice(0, 3),
+        cut: true,
+      };
     if (typeof last?.content === 'string' && /wide table/.test(last.content))
       return { chunks: openaiFrames({ text: [wideTable] }) };
     if (typeof last?.content === 'string' && /markdown/i.test(last.content))
@@ -430,6 +436,14 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       await tab.close();
     }
   }, 90_000);
+
+  it('shows a reply that failed mid-way: the failure is said, and the chat goes on', async () => {
+    await send(page, 'A reply that breaks off');
+    await page.locator('.error', { hasText: 'The run failed' }).waitFor({ timeout: 30_000 });
+    expect(await page.textContent('#status')).toBe('failed');
+    expect(await page.isDisabled('#send')).toBe(false);
+    expect(await page.isDisabled('#stop')).toBe(true);
+  }, 60_000);
 
   describe('a hostile model writing HTML', () => {
     let hostile: Page;
