@@ -1,5 +1,7 @@
 import { eastAsianWidth } from 'get-east-asian-width';
 
+const TAB = 8;
+
 /** A streaming word wrapper: text in, the same text with line breaks where a word would not fit. */
 export interface WordWrap {
   /** The text to write now for `text` (a word is held until it ends, to know whether it fits). */
@@ -33,17 +35,19 @@ export function wordWrap(columns: number | undefined): WordWrap {
         word = '';
         wordColumns = 0;
         column = 0;
-      } else if (char === ' ') {
+      } else if (char === ' ' || char === '\t') {
         out += word;
         column += wordColumns;
         word = '';
         wordColumns = 0;
-        if (column + 1 > width) {
+        // A tab is the spaces to the next stop of 8, as the terminal would show it.
+        const spaces = char === ' ' ? 1 : TAB - (column % TAB);
+        if (column + spaces > width) {
           out += '\n';
           column = 0;
         } else {
-          out += ' ';
-          column += 1;
+          out += ' '.repeat(spaces);
+          column += spaces;
         }
       } else {
         word += char;

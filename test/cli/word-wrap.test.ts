@@ -34,6 +34,13 @@ describe('wordWrap', () => {
     expect(accents('cafe\u0301 cafe\u0301 x') + accents.flush()).toBe('cafe\u0301 cafe\u0301 \nx');
   });
 
+  it('expands a tab to the next stop of 8 columns, as the terminal would show it', () => {
+    const wide = wordWrap(40);
+    expect(wide('if x {\n\treturn\tvalue\n}') + wide.flush()).toBe('if x {\n        return  value\n}');
+    const narrow = wordWrap(12);
+    expect(narrow('ab\tcd\tef') + narrow.flush()).toBe('ab      cd\nef');
+  });
+
   it('passes text through when the width is unknown (not a terminal)', () => {
     expect(wordWrap(undefined)('a b\nc')).toBe('a b\nc');
   });
