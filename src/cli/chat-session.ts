@@ -41,7 +41,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const write = (text: string) => {
     if (!gone) output.write(terminalText(text));
   };
-  const wrap = wordWrap(interactive ? output.columns : undefined);
+  // The width the terminal has now: a person may resize its window during the chat.
+  const wrap = wordWrap(interactive ? () => output.columns : undefined);
   const echo = gatedOutput(output);
   const rl = createInterface({
     input: options.input,

@@ -17,16 +17,17 @@ export interface WordWrap {
  * longer than a line is cut at the edge. Columns are counted as a terminal shows them (a CJK
  * character takes two, a combining accent none). With `columns` undefined (not a terminal) text
  * passes as is.
- * @param columns the terminal's width
+ * @param columns the terminal's width, or a function that reads it (a terminal can be resized)
  * @example const wrap = wordWrap(80); write(wrap(delta)); … write(wrap.flush());
  */
-export function wordWrap(columns: number | undefined): WordWrap {
+export function wordWrap(columns: number | undefined | (() => number | undefined)): WordWrap {
   let column = 0;
   let word = '';
   /** The columns `word` takes. */
   let wordColumns = 0;
-  const width = columns !== undefined && columns > 1 ? columns : undefined;
   const wrap = (text: string): string => {
+    const now = typeof columns === 'function' ? columns() : columns;
+    const width = now !== undefined && now > 1 ? now : undefined;
     if (width === undefined) return text;
     let out = '';
     for (const char of text) {

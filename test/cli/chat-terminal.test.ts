@@ -130,6 +130,21 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/EXITED 0/);
   }, 120_000);
 
+  it('wraps at the width the terminal has now, after it was resized', async () => {
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    pane.resize(40, 40);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    type(pane, 'say something long');
+    const shown = await pane.waitFor(/word59 ?\n>/, 30_000);
+    const reply = shown.slice(shown.indexOf('word0'), shown.indexOf('word59') + 6).split('\n');
+    // tmux breaks a line wider than the pane mid-word: each line holds whole words, and fits.
+    for (const line of reply) expect(line.trim()).toMatch(/^(word\d+ )*word\d+$/);
+    expect(reply.length).toBeGreaterThan(8);
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 60_000);
+
   it('sends a pasted block of lines as one message, when Enter is pressed', async () => {
     const pane = start('');
     await pane.waitFor(/^>\s*$/m, 30_000);

@@ -6,6 +6,8 @@ export interface TmuxPane {
   name: string;
   /** Types keys (tmux send-keys syntax: 'C-c', 'Enter', or literal text with `literal`). */
   send(keys: string, options?: { literal?: boolean }): void;
+  /** Resizes the terminal, as a person dragging its window would. */
+  resize(columns: number, rows: number): void;
   /** Pastes `text` as a terminal does (bracketed, when the program asked for it). */
   paste(text: string): void;
   /** The pane's visible text and scrollback. */
@@ -25,6 +27,9 @@ export function startTmux(name: string, command: string, size = { columns: 160, 
     name,
     send: (keys, options = {}) =>
       void tmux('send-keys', '-t', 'main', ...(options.literal ? ['-l'] : []), keys),
+    resize(columns, rows) {
+      tmux('resize-window', '-t', 'main', '-x', String(columns), '-y', String(rows));
+    },
     paste(text) {
       tmux('set-buffer', '-b', 'paste', text);
       tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', 'main');
