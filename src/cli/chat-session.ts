@@ -41,8 +41,9 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const write = (text: string) => {
     if (!gone) output.write(terminalText(text));
   };
-  // The width the terminal has now: a person may resize its window during the chat.
-  const wrap = wordWrap(interactive ? () => output.columns : undefined);
+  // Wraps whenever a person reads the output (piped input too), at the width the terminal has now:
+  // a person may resize its window during the chat.
+  const wrap = wordWrap(output.isTTY ? () => output.columns : undefined);
   const echo = gatedOutput(output);
   const rl = createInterface({
     input: options.input,

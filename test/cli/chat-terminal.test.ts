@@ -145,6 +145,20 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/EXITED 0/);
   }, 60_000);
 
+  it('wraps between words when only the output is a terminal (echo question | rxagent chat)', async () => {
+    const pane = startTmux(
+      `rxagent-cli2-${process.pid}-${panes.length}`,
+      `echo 'say something long' | (${cli(`chat --base-url ${openai.url}/v1`, { RXAGENT_HOME: home, OPENAI_API_KEY: 'sk-test' })})`,
+      { columns: 80, rows: 40 },
+    );
+    panes.push(pane);
+    const shown = await pane.waitFor(/EXITED 0/, 30_000);
+    const reply = shown.slice(shown.indexOf('word0'), shown.indexOf('word59') + 6).split('\n');
+    expect(reply.length).toBeGreaterThan(4);
+    for (const line of reply) expect(line.trim()).toMatch(/^(word\d+ )*word\d+$/);
+    expect(shown).not.toContain('>');
+  }, 60_000);
+
   it('sends a pasted block of lines as one message, when Enter is pressed', async () => {
     const pane = start('');
     await pane.waitFor(/^>\s*$/m, 30_000);
