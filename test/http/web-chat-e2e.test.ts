@@ -552,6 +552,8 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       await small.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
         timeout: 15_000,
       });
+      // The text is drawn at the next animation frame, which may come after the status says done.
+      await small.locator('.assistant:last-child th').first().waitFor();
       const table = await small.evaluate(() => {
         const cell = document.querySelector('.assistant:last-child th')!;
         const box = document.querySelector('.assistant:last-child table')!;
