@@ -401,6 +401,7 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       // The finished exchange is back, and the run that waits for approval is watched again.
       await tab.locator('button.approve').waitFor({ timeout: 15_000 });
       expect(await tab.locator('.user').allTextContents()).toEqual(['Tell me a story', 'Please email Frank']);
+      await tab.locator('.assistant .text', { hasText: 'The end.' }).waitFor();
       expect((await tab.locator('.assistant').first().textContent())?.trim()).toBe(demoStory);
       expect(await tab.textContent('#status')).toBe('waiting for your approval');
       await tab.click('button.approve');
@@ -409,6 +410,8 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       });
       await tab.reload();
       await tab.locator('.tool', { hasText: '"sent":true' }).waitFor({ timeout: 15_000 });
+      // Text is drawn at the next animation frame.
+      await tab.locator('.assistant').last().locator('.text', { hasText: reply }).waitFor();
       const shown = await tab
         .locator('#messages > *')
         .evaluateAll((items) =>
