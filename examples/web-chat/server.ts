@@ -18,7 +18,18 @@ const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseURL, OPENAI_MODEL: modelId,
 const model: ChatModel = apiKey
   ? openai(modelId ?? 'gpt-4o-mini', { apiKey, ...(baseURL ? { baseURL } : {}) })
   : demoModel();
-const chat = await startWebChat(model, Number(PORT ?? 3000));
+const fail = (message: string): never => {
+  process.stderr.write(`web chat: ${message}\n`);
+  process.exit(1);
+};
+const port = Number(PORT ?? 3000);
+if (!/^\d{1,5}$/.test(PORT ?? '3000') || port > 65535)
+  fail(`PORT must be a number from 0 to 65535, not "${PORT}"`);
+const chat = await startWebChat(model, port).catch((error: NodeJS.ErrnoException) =>
+  error.code === 'EADDRINUSE'
+    ? fail(`port ${port} on 127.0.0.1 is in use; set PORT to another`)
+    : fail(error.message),
+);
 console.log(
   `web chat (${apiKey ? `live, ${model.provider}/${model.modelId}` : 'offline demo model'}): ${chat.url}`,
 );

