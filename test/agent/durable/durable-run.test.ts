@@ -140,7 +140,8 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     if (kill.tool === 'charge') expect(interrupted).toBe(true);
     if (!interrupted) expect(charge).toEqual({ charged: 5 });
     const outcomes = (await audit.list()).filter((r) => r.type === 'outcome' && r.toolCallId === 'call_b');
-    expect(outcomes.at(-1)).toMatchObject({ status: interrupted ? 'interrupted' : 'ok' });
+    // (An aborted attempt's registry may also record the call it cancelled, in any order.)
+    expect(outcomes.map((r) => r.type === 'outcome' && r.status)).toContain(interrupted ? 'interrupted' : 'ok');
     expect(JSON.parse(toolMessages[0]?.content as string)).toEqual({ city: 'Oslo', tempC: 18 });
     expect(session?.metadata[RUN_KEY]).toBeUndefined();
   });
