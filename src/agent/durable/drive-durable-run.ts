@@ -231,16 +231,19 @@ export async function driveDurableRun(
   }
   const stepEnv: StepEnv = { ...runEnv, trace: undefined, checkpoints: hooks };
   let first: Observable<LoopItem>;
-  let restarted: RxAgentError | undefined;
+  // For a step picked up after its turn: the next step's turn, if it had begun, is streamed again.
+  let restartNext: RxAgentError | undefined;
   try {
     const current = writer.current;
     // Something of a turn after the last checkpoint was told: that turn is streamed again.
-    if (told.some((event) => !REPORTS.has(event.type)))
-      restarted = new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost');
+    const restarted = told.some((event) => !REPORTS.has(event.type))
+      ? new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost')
+      : undefined;
     if (current.turn) {
       await resumeTurn(agent, job, writer.current, told, hooks, emit);
       const known = new Map(Object.entries(writer.current.outcomes));
       first = resumeStep(stepEnv, state, current.turn, known);
+      restartNext = restarted;
     } else first = runStep(stepEnv, state, restarted);
   } catch (error) {
     if (error instanceof RunSupersededError) return { type: 'superseded' };
@@ -250,7 +253,8 @@ export async function driveDurableRun(
 
   async function cancel(): Promise<DurableRunEnd> {
     try {
-      await ending(state, [], 'cancelled');
+      // The finished steps stay (their tools ran); the step in flight is dropped.
+      await ending(state, state.added.slice(writer.stored), 'cancelled');
       return { type: 'cancelled' };
     } catch (error) {
       if (error instanceof RunSupersededError) return { type: 'superseded' };
@@ -258,7 +262,7 @@ export async function driveDurableRun(
     }
   }
 
-  const loop$ = loopFrom(stepEnv, first, restarted).pipe(
+  const loop$ = loopFrom(stepEnv, first, restartNext).pipe(
     concatMap((item): Observable<DurableRunEnd> => {
       switch (item.type) {
         case 'event':

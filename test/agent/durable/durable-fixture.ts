@@ -1,4 +1,4 @@
-import { from, lastValueFrom, map, toArray } from 'rxjs';
+import { firstValueFrom, from, lastValueFrom, map, take, toArray } from 'rxjs';
 import { z } from 'zod';
 import {
   Agent,
@@ -111,4 +111,11 @@ export function storedEvents(events: RunEventStore, runId: string): Promise<Agen
 export async function watchedText(events: RunEventStore, runId: string): Promise<string> {
   const all = await storedEvents(events, runId);
   return (await lastValueFrom(from(all).pipe(textDeltas(), toArray()))).join('');
+}
+
+/** The events a run's store holds so far, for a run that has not ended in the store. */
+export async function eventsSoFar(events: RunEventStore, runId: string): Promise<AgentEvent[]> {
+  const last = (await events.lastSeq?.(runId)) ?? 0;
+  if (last === 0) return [];
+  return firstValueFrom(events.read(runId, 0).pipe(take(last), map((e) => e.event), toArray()));
 }

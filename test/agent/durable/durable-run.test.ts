@@ -10,6 +10,7 @@ import {
   readCheckpoint,
   RUN_KEY,
   type SessionStore,
+  RxAgentError,
   textDeltas,
   user,
 } from '../../../src/index.ts';
@@ -86,9 +87,10 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     if (end.type === 'completed') expect(end.result.usage).toEqual(inProcessEvents.at(-1)?.type === 'agent-completed' ? (inProcessEvents.at(-1) as { result: { usage: unknown } }).result.usage : undefined);
   });
 
-  const kills: [string, { event?: (e: AgentEvent, seen: AgentEvent[]) => boolean; tool?: string }][] = [
-    ['mid-turn (first step)', { event: (e) => e.type === 'text-delta' && e.text === 'me ' }],
-    ['mid-turn (second step)', { event: (e) => e.type === 'text-delta' && e.text === 'charge ' }],
+  type Kill = { event?: (e: AgentEvent, seen: AgentEvent[]) => boolean; tool?: string; midTurn?: number };
+  const kills: [string, Kill][] = [
+    ['mid-turn (first step)', { event: (e) => e.type === 'text-delta' && e.text === 'me ', midTurn: 1 }],
+    ['mid-turn (second step)', { event: (e) => e.type === 'text-delta' && e.text === 'charge ', midTurn: 2 }],
     ['after the turn checkpoint', { event: (e) => e.type === 'step-completed' && e.step === 1 }],
     ['after the started marker of a call that is not idempotent', { tool: 'charge' }],
     ['after the started marker of an idempotent call', { tool: 'lookup' }],
@@ -130,6 +132,21 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     expect(executions.get('call_b') ?? 0).toBeLessThanOrEqual(1);
     if (kill.tool === 'lookup') expect(executions.get('call_a')).toBe(2);
     expect(await watchedText(events, job.runId)).toBe('Let me check. The charge went through.');
+    // Every step, call and the run's end told exactly once; a step streamed again says so first.
+    const told = await storedEvents(events, job.runId);
+    const count = (type: string, key?: (e: AgentEvent) => unknown) =>
+      [...new Set(told.filter((e) => e.type === type).map((e) => key?.(e)))].length ===
+      told.filter((e) => e.type === type).length;
+    expect(told.filter((e) => e.type === 'step-completed').map((e) => e.type === 'step-completed' && e.step)).toEqual([1, 2]);
+    expect(count('tool-result', (e) => e.type === 'tool-result' && e.toolCall.id)).toBe(true);
+    expect(told.filter((e) => e.type === 'tool-result')).toHaveLength(2);
+    expect(told.filter((e) => e.type === 'agent-completed')).toHaveLength(1);
+    const restarts = told.filter((e) => e.type === 'step-restarted');
+    if (kill.midTurn) {
+      expect(restarts).toHaveLength(1);
+      expect(restarts[0]).toMatchObject({ step: kill.midTurn, error: { code: 'worker_lost' } });
+      expect(restarts[0]?.type === 'step-restarted' && restarts[0].error).toBeInstanceOf(RxAgentError);
+    } else expect(restarts).toEqual([]);
     const session = await sessions.get(job.sessionId);
     const toolMessages = session?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(toolMessages.map((m) => m.toolCallId)).toEqual(['call_a', 'call_b']);
