@@ -2,7 +2,6 @@ import {
   concat,
   concatMap,
   defer,
-  EMPTY,
   filter,
   from,
   map,
@@ -84,7 +83,10 @@ function afterTurn(
   allowed: readonly string[] | undefined,
   resumed?: ReadonlyMap<string, ToolOutcome>,
 ): Observable<LoopItem> {
-  const completed$ = resumed ? EMPTY : of(event({ type: 'step-completed', step: state.step, response }));
+  const completed = event({ type: 'step-completed', step: state.step, response });
+  // The items that follow the turn, after its `step-completed` unless that was told already.
+  const told = (...items: LoopItem[]): Observable<LoopItem> =>
+    resumed ? of(...items) : of(completed, ...items);
   env.logger?.debug(
     {
       step: state.step,
@@ -101,12 +103,12 @@ function afterTurn(
       type: 'done',
       state: { ...state, added: [...state.added, response.message], steps },
     };
-    return concat(completed$, of(done));
+    return told(done);
   }
   const checked = checkCalls(state, calls, env.budgets, env.controls.onLimit === 'stop');
   if ('error' in checked) {
     const failed: LoopItem = { type: 'failed', state, error: checked.error };
-    return concat(completed$, of(failed));
+    return told(failed);
   }
   return defer(() => {
     // Keyed by the call itself, not its id: a server that repeats an id still gets each outcome.
@@ -152,7 +154,7 @@ function afterTurn(
         return of<LoopItem>({ type: 'failed', state: next, error });
       }
     });
-    return concat(completed$, tools$.pipe(map(event)), next$);
+    return concat(told(), tools$.pipe(map(event)), next$);
   });
 }
 

@@ -313,7 +313,10 @@ async function resumeTurn(
   const callOf = (id: string) => turn.toolCalls.find((call) => call.id === id);
   if (last.type === 'turn' && !told.some((e) => e.type === 'step-completed' && e.step === step))
     emit({ type: 'step-completed', step, response: turn });
-  if (last.type === 'outcome' && !told.some((e) => e.type === 'tool-result' && e.toolCall.id === last.toolCallId)) {
+  if (
+    last.type === 'outcome' &&
+    !told.some((e) => e.type === 'tool-result' && e.toolCall.id === last.toolCallId)
+  ) {
     const call = callOf(last.toolCallId);
     const outcome = checkpoint.outcomes[last.toolCallId];
     if (call && outcome) emit({ type: 'tool-result', step, toolCall: call, outcome });

@@ -56,7 +56,9 @@ describe('a durable run that needs an approval', () => {
 
     // A resume before anyone decided parks again, telling nothing twice.
     expect(await driveDurableRun(agent, job, { events })).toMatchObject({ type: 'awaiting-approval' });
-    expect((await eventsOf(events, job.runId)).filter((t) => t.startsWith('approval-requested'))).toHaveLength(1);
+    expect(
+      (await eventsOf(events, job.runId)).filter((t) => t.startsWith('approval-requested')),
+    ).toHaveLength(1);
 
     await recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true });
     const resumed = await driveDurableRun(agent, job, { events });
@@ -64,19 +66,27 @@ describe('a durable run that needs an approval', () => {
     expect(executions.get('call_a')).toBe(1);
     expect(executions.get('call_b')).toBe(1);
     const session = await sessions.get(job.sessionId);
-    const tools = session?.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content as string));
+    const tools = session?.messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(m.content as string));
     expect(tools).toEqual([{ city: 'Oslo', tempC: 18 }, { refunded: 5 }]);
     expect(session?.metadata[RUN_KEY]).toBeUndefined();
   });
 
   it('turns a recorded refusal into the usual rejected outcome with its reason', async () => {
     const { sessions, executions, agent, events, job } = await parkedRun();
-    await recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: false, reason: 'approval timed out' });
+    await recordDecision(sessions, job.sessionId, job.runId, 'call_b', {
+      approved: false,
+      reason: 'approval timed out',
+    });
     expect((await driveDurableRun(agent, job, { events })).type).toBe('completed');
     expect(executions.has('call_b')).toBe(false);
     const session = await sessions.get(job.sessionId);
     const refund = session?.messages.find((m) => m.role === 'tool' && m.toolCallId === 'call_b');
-    expect(JSON.parse(refund?.content as string)).toEqual({ error: 'rejected', message: 'Not run: approval timed out' });
+    expect(JSON.parse(refund?.content as string)).toEqual({
+      error: 'rejected',
+      message: 'Not run: approval timed out',
+    });
   });
 
   it('refuses a decision for a call that is not pending, changing nothing', async () => {
@@ -91,9 +101,9 @@ describe('a durable run that needs an approval', () => {
       await expect(
         recordDecision(sessions, job.sessionId, runId, toolCallId, { approved: true }),
       ).rejects.toBeInstanceOf(ApprovalNotPendingError);
-    await expect(recordDecision(sessions, 'no-such-session', job.runId, 'call_b', { approved: true })).rejects.toBeInstanceOf(
-      ApprovalNotPendingError,
-    );
+    await expect(
+      recordDecision(sessions, 'no-such-session', job.runId, 'call_b', { approved: true }),
+    ).rejects.toBeInstanceOf(ApprovalNotPendingError);
     expect(await sessions.get(job.sessionId)).toEqual(before);
     await recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true });
     // Decided once: a second decision is refused.
@@ -108,11 +118,13 @@ describe('a durable run that needs an approval', () => {
     const { sessions, agent, events, job } = await parkedRun();
     const controller = new AbortController();
     controller.abort(new RunCancelledError(job.runId));
-    expect(await driveDurableRun(agent, job, { events, signal: controller.signal })).toEqual({ type: 'cancelled' });
+    expect(await driveDurableRun(agent, job, { events, signal: controller.signal })).toEqual({
+      type: 'cancelled',
+    });
     expect(await readCheckpoint(sessions, job.sessionId)).toBeNull();
-    await expect(recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true })).rejects.toBeInstanceOf(
-      ApprovalNotPendingError,
-    );
+    await expect(
+      recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true }),
+    ).rejects.toBeInstanceOf(ApprovalNotPendingError);
     // Once ended, another attempt (a job delivered twice) changes nothing.
     expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
   });

@@ -88,7 +88,8 @@ describe('who owns a durable run', () => {
     const end = await driveDurableRun(agent, job, {
       signal: controller.signal,
       events: watched(events, (event) => {
-        if (event.type === 'text-delta' && event.text === 'charge ') controller.abort(new RunCancelledError(job.runId));
+        if (event.type === 'text-delta' && event.text === 'charge ')
+          controller.abort(new RunCancelledError(job.runId));
       }),
     });
     expect(end).toEqual({ type: 'cancelled' });
@@ -103,9 +104,15 @@ describe('who owns a durable run', () => {
 
   it('a failing model fails the run, keeping its finished steps', async () => {
     const server = await servers.start((request) => {
-      const turns = (request.json as { messages: { role: string }[] }).messages.filter((m) => m.role === 'assistant');
+      const turns = (request.json as { messages: { role: string }[] }).messages.filter(
+        (m) => m.role === 'assistant',
+      );
       if (turns.length === 0) return turnFor(request);
-      return { status: 400, headers: { 'content-type': 'application/json' }, chunks: ['{"error":{"message":"bad"}}'] };
+      return {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+        chunks: ['{"error":{"message":"bad"}}'],
+      };
     });
     const sessions = memorySessionStore();
     const agent = agentOn(server.url, countingTools(new Map(), {}), sessions);

@@ -80,11 +80,16 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     expect([...executions.values()]).toEqual([1, 1]);
     const stored = await storedEvents(events, job.runId);
     expect(stored.map((e) => e.type)).toEqual(inProcessEvents.map((e) => e.type));
-    const text = (await lastValueFrom(
-      (await import('rxjs')).from(inProcessEvents).pipe(textDeltas(), toArray()),
-    )).join('');
+    const text = (
+      await lastValueFrom((await import('rxjs')).from(inProcessEvents).pipe(textDeltas(), toArray()))
+    ).join('');
     expect(await watchedText(events, job.runId)).toBe(text);
-    if (end.type === 'completed') expect(end.result.usage).toEqual(inProcessEvents.at(-1)?.type === 'agent-completed' ? (inProcessEvents.at(-1) as { result: { usage: unknown } }).result.usage : undefined);
+    if (end.type === 'completed')
+      expect(end.result.usage).toEqual(
+        inProcessEvents.at(-1)?.type === 'agent-completed'
+          ? (inProcessEvents.at(-1) as { result: { usage: unknown } }).result.usage
+          : undefined,
+      );
   });
 
   type Kill = { event?: (e: AgentEvent, seen: AgentEvent[]) => boolean; tool?: string; midTurn?: number };
@@ -95,7 +100,13 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     ['after the started marker of a call that is not idempotent', { tool: 'charge' }],
     ['after the started marker of an idempotent call', { tool: 'lookup' }],
     ['after an outcome', { event: (e) => e.type === 'tool-result' }],
-    ['after the last outcome', { event: (e, seen) => e.type === 'tool-result' && seen.filter((s) => s.type === 'tool-result').length === 2 }],
+    [
+      'after the last outcome',
+      {
+        event: (e, seen) =>
+          e.type === 'tool-result' && seen.filter((s) => s.type === 'tool-result').length === 2,
+      },
+    ],
   ];
 
   it.each(kills)('resumes after a kill %s', async (_point, kill) => {
@@ -124,7 +135,7 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     const stopped = await driveDurableRun(agent, job, { events: first, signal: worker.signal });
     expect(stopped).toEqual({ type: 'stopped' });
     expect(await readCheckpoint(sessions, job.sessionId)).not.toBeNull();
-    onExecute.current = undefined;
+    delete onExecute.current;
 
     const end: DurableRunEnd = await driveDurableRun(agent, job, { events });
     expect(end.type).toBe('completed');
@@ -137,7 +148,9 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     const count = (type: string, key?: (e: AgentEvent) => unknown) =>
       [...new Set(told.filter((e) => e.type === type).map((e) => key?.(e)))].length ===
       told.filter((e) => e.type === type).length;
-    expect(told.filter((e) => e.type === 'step-completed').map((e) => e.type === 'step-completed' && e.step)).toEqual([1, 2]);
+    expect(
+      told.filter((e) => e.type === 'step-completed').map((e) => e.type === 'step-completed' && e.step),
+    ).toEqual([1, 2]);
     expect(count('tool-result', (e) => e.type === 'tool-result' && e.toolCall.id)).toBe(true);
     expect(told.filter((e) => e.type === 'tool-result')).toHaveLength(2);
     expect(told.filter((e) => e.type === 'agent-completed')).toHaveLength(1);
@@ -158,8 +171,17 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     if (!interrupted) expect(charge).toEqual({ charged: 5 });
     const outcomes = (await audit.list()).filter((r) => r.type === 'outcome' && r.toolCallId === 'call_b');
     // (An aborted attempt's registry may also record the call it cancelled, in any order.)
-    expect(outcomes.map((r) => r.type === 'outcome' && r.status)).toContain(interrupted ? 'interrupted' : 'ok');
+    expect(outcomes.map((r) => r.type === 'outcome' && r.status)).toContain(
+      interrupted ? 'interrupted' : 'ok',
+    );
     expect(JSON.parse(toolMessages[0]?.content as string)).toEqual({ city: 'Oslo', tempC: 18 });
+    // The session is the in-process run's, but for the interrupted call's result.
+    const reference = agentOn(server.url, countingTools(new Map(), {}), memorySessionStore());
+    await reference.chat(job.input, { sessionId: 'reference' });
+    const expected = (await reference.options.sessions!.get('reference'))?.messages.map((m) =>
+      interrupted && m.role === 'tool' && m.toolCallId === 'call_b' ? toolMessages[1] : m,
+    );
+    expect(session?.messages).toEqual(expected);
     expect(session?.metadata[RUN_KEY]).toBeUndefined();
   });
 });
