@@ -16,8 +16,6 @@ import {
   type ChatRequest,
   type ChatResponse,
   IncompleteStreamError,
-  type Message,
-  message,
   type RxAgentError,
   type ToolCall,
 } from '../core/index.ts';
@@ -35,6 +33,7 @@ import { afterTools } from './step-end.ts';
 import { stepPlan } from './step-request.ts';
 import { stepTools } from './step-tools.ts';
 import type { StepEnv } from './step-env.ts';
+import { toolMessageOf } from './tool-message.ts';
 import { traced } from './traced.ts';
 
 export type { StepEnv } from './step-env.ts';
@@ -43,15 +42,6 @@ export type { StepEnv } from './step-env.ts';
 export type LoopItem = { type: 'event'; event: AgentEvent } | StepEnd;
 
 const event = (value: AgentEvent): LoopItem => ({ type: 'event', event: value });
-
-function toolMessageOf(outcome: ToolOutcome): Message {
-  return message({
-    role: 'tool',
-    toolCallId: outcome.toolCallId,
-    content: outcome.content,
-    ...(outcome.status === 'ok' ? {} : { isError: true }),
-  });
-}
 
 /** The model turn of a step: cached when deterministic, restarted whole after a mid-stream failure. */
 function turnEvents(
