@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type AgentEvent,
+  cancelDurableRun,
+  type DurableRunEnd,
   type DurableRunJob,
   driveDurableRun,
   LAST_RUN_KEY,
@@ -14,7 +16,7 @@ import {
 import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
 import { openaiFrames } from '../openai-sse.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
-import { agentOn, countingTools, type Executions, turnFor } from './durable-fixture.ts';
+import { agentOn, countingTools, type Executions, type OnExecute, turnFor } from './durable-fixture.ts';
 
 const servers = useTranscriptServer();
 
@@ -147,5 +149,68 @@ describe('who owns a durable run', () => {
       error: { code: 'run_in_progress' },
     });
     expect(await sessions.get(job.sessionId)).toEqual(before);
+  });
+});
+
+describe('cancelDurableRun', () => {
+  it('ends a run no worker holds, keeping its finished step; a worker then finds it ended', async () => {
+    const server = await servers.start((request) => turnFor(request, { delayMs: 2 }));
+    const sessions = memorySessionStore();
+    const executions: Executions = new Map();
+    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
+    const events = memoryRunEventStore();
+    const job = jobOf();
+    events.open(job.runId);
+    const worker = new AbortController();
+    let results = 0;
+    const stopped = await driveDurableRun(agent, job, {
+      signal: worker.signal,
+      events: watched(events, (event) => {
+        if (event.type === 'tool-result' && ++results === 2) worker.abort(new Error('worker.close()'));
+      }),
+    });
+    expect(stopped).toEqual({ type: 'stopped' });
+    // The finished step lives in the checkpoint only, until the next turn's checkpoint.
+    expect((await sessions.get(job.sessionId))?.messages.map((m) => m.role)).toEqual(['user']);
+    expect(await cancelDurableRun(sessions, job.sessionId, 'run-other')).toBe(false);
+    expect(await cancelDurableRun(sessions, job.sessionId, job.runId)).toBe(true);
+    const session = await sessions.get(job.sessionId);
+    expect(session?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(session?.metadata[RUN_KEY]).toBeUndefined();
+    expect(session?.metadata[LAST_RUN_KEY]).toMatchObject({ runId: job.runId, end: 'cancelled' });
+    expect(await cancelDurableRun(sessions, job.sessionId, job.runId)).toBe(false);
+    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
+    expect([...executions.values()]).toEqual([1, 1]);
+  });
+
+  it('a worker running the call when another takes over: the call runs once, reported interrupted', async () => {
+    const server = await servers.start((request) => turnFor(request));
+    const sessions = memorySessionStore();
+    const executions: Executions = new Map();
+    const onExecute: { current?: OnExecute } = {};
+    const agent = agentOn(server.url, countingTools(executions, onExecute), sessions);
+    const events = memoryRunEventStore();
+    const job = jobOf();
+    events.open(job.runId);
+    let finish!: () => void;
+    const takeover = new Promise<DurableRunEnd>((resolve) => {
+      onExecute.current = (name) => {
+        if (name !== 'charge') return;
+        delete onExecute.current;
+        // The lock was lost while `charge` runs: another worker resumes the run meanwhile.
+        resolve(driveDurableRun(agent, job, { events }));
+        return new Promise<void>((release) => {
+          finish = release;
+        });
+      };
+    });
+    const first = driveDurableRun(agent, job, { events });
+    const second = await takeover;
+    finish();
+    expect(await first).toEqual({ type: 'superseded' });
+    expect(second.type).toBe('completed');
+    expect(executions.get('call_b')).toBe(1);
+    const charge = (await sessions.get(job.sessionId))?.messages.find((m) => m.toolCallId === 'call_b');
+    expect(JSON.parse(charge?.content as string)).toMatchObject({ error: 'interrupted' });
   });
 });
