@@ -54,9 +54,10 @@ const REPORTS: ReadonlySet<AgentEvent['type']> = new Set([
 const isCancel = (signal: AbortSignal | undefined): boolean =>
   signal?.aborted === true && RunCancelledError.is(signal.reason);
 
-const superseded = (error: unknown): DurableRunEnd => {
-  if (error instanceof RunSupersededError) return { type: 'superseded' };
-  throw error;
+const superseded = (error: unknown, logger: AgentLogger | undefined): DurableRunEnd => {
+  if (!(error instanceof RunSupersededError)) throw error;
+  logger?.warn({ err: error }, 'durable run superseded: another worker owns it');
+  return { type: 'superseded' };
 };
 
 /**
@@ -144,7 +145,7 @@ export async function driveDurableRun(
     onLimit: runEnv.controls.onLimit,
     logger: env.logger,
   });
-  // What the previous attempt told after its last checkpoint.
+  // What the previous attempt told after its last checkpoint (`undefined`: unknown).
   const told = found ? await eventsSince(events, runId, found.seq, seq) : [];
   let state: RunState = session && found ? restoredState(session, found) : initialState(history, job.input);
 
@@ -157,10 +158,12 @@ export async function driveDurableRun(
     if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1 }));
     else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1 }));
     if (isCancel(signal)) return await ends.cancel();
-    // Something of a turn after the last checkpoint was told: that turn is streamed again.
-    const restarted = told.some((event) => !REPORTS.has(event.type))
-      ? new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost')
-      : undefined;
+    // Something of a turn after the last checkpoint was told (or may have been): that turn is
+    // streamed again, after `step-restarted`, which costs a watcher nothing if it saw none of it.
+    const restarted =
+      (told?.some((event) => !REPORTS.has(event.type)) ?? true)
+        ? new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost')
+        : undefined;
     const { turn } = writer.current;
     if (turn) {
       await resumeTurn(agent.tools, job.actor, writer.current, told, hooks, emit);
@@ -168,7 +171,7 @@ export async function driveDurableRun(
       restartNext = restarted;
     } else first = runStep(stepEnv, state, restarted);
   } catch (error) {
-    return superseded(error);
+    return superseded(error, env.logger);
   }
 
   const loop$ = loopFrom(stepEnv, first, restartNext).pipe(
@@ -192,8 +195,10 @@ export async function driveDurableRun(
     }),
     catchError((error: unknown): Observable<DurableRunEnd> => {
       // A lost write (a conflict, the store down) ends the attempt, not the run.
-      if (writer.failure) return of(superseded(writer.failure));
-      return from(ends.fail(state, error)).pipe(catchError((lost: unknown) => of(superseded(lost))));
+      if (writer.failure) return of(superseded(writer.failure, env.logger));
+      return from(ends.fail(state, error)).pipe(
+        catchError((lost: unknown) => of(superseded(lost, env.logger))),
+      );
     }),
   );
   if (signal?.aborted) return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
