@@ -6,6 +6,7 @@ import {
   type DurableRunJob,
   driveDurableRun,
   memorySessionStore,
+  recordDecision,
   user,
 } from '../../../src/index.ts';
 import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
