@@ -75,8 +75,10 @@ const superseded = (error: unknown, logger: AgentLogger | undefined): DurableRun
  * stops at once: a `RunCancelledError` reason removes the checkpoint (`cancelled`; the finished
  * steps stay in the session), any other reason leaves the checkpoint for the next attempt
  * (`stopped`). A version conflict on a checkpoint ends the attempt `superseded` (another worker
- * owns the run) and changes nothing more. Rejects only when the session store fails (the
- * checkpoint stays), for an agent without `sessions` or an event store without `lastSeq`.
+ * owns the run) and changes nothing more. Rejects only when a store fails (the checkpoint stays
+ * for the next attempt), for an agent without `sessions` or an event store without `lastSeq`.
+ * Not carried over from `agent.run`: `stopWhen`, `prepareStep`, `output`, `approve` (decisions come
+ * from `recordDecision`) and the agent's `onConflict` (a conflict means another worker owns the run).
  * @example const end = await driveDurableRun(agent, job, { events, signal });
  */
 export async function driveDurableRun(
