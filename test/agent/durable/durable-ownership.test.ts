@@ -178,7 +178,7 @@ describe('cancelDurableRun', () => {
     expect(session?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
     expect(session?.metadata[RUN_KEY]).toBeUndefined();
     expect(session?.metadata[LAST_RUN_KEY]).toMatchObject({ runId: job.runId, end: 'cancelled' });
-    expect(await cancelDurableRun(sessions, job.sessionId, job.runId)).toBe(false);
+    expect(await cancelDurableRun(sessions, job.sessionId, job.runId, { end: 'failed' })).toBe(false);
     expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
     expect([...executions.values()]).toEqual([1, 1]);
   });
