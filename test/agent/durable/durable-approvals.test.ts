@@ -127,8 +127,8 @@ describe('a durable run that needs an approval', () => {
     await expect(
       recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true }),
     ).rejects.toBeInstanceOf(ApprovalNotPendingError);
-    // Once ended, another attempt (a job delivered twice) changes nothing.
-    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
+    // Once ended, another attempt (a job delivered twice) ends the same way and changes nothing.
+    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'cancelled' });
   });
 });
 
