@@ -1,11 +1,22 @@
-import { concat, concatMap, defer, filter, map, type Observable, of, switchMap, tap, throwError } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  filter,
+  from,
+  map,
+  type Observable,
+  of,
+  switchMap,
+  tap,
+  throwError,
+} from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
   type ChatResponse,
   IncompleteStreamError,
-  type Message,
-  message,
+  type RxAgentError,
   type ToolCall,
 } from '../core/index.ts';
 import type { ToolOutcome } from '../tools/index.ts';
@@ -22,6 +33,7 @@ import { afterTools } from './step-end.ts';
 import { stepPlan } from './step-request.ts';
 import { stepTools } from './step-tools.ts';
 import type { StepEnv } from './step-env.ts';
+import { toolMessageOf } from './tool-message.ts';
 import { traced } from './traced.ts';
 
 export type { StepEnv } from './step-env.ts';
@@ -30,15 +42,6 @@ export type { StepEnv } from './step-env.ts';
 export type LoopItem = { type: 'event'; event: AgentEvent } | StepEnd;
 
 const event = (value: AgentEvent): LoopItem => ({ type: 'event', event: value });
-
-function toolMessageOf(outcome: ToolOutcome): Message {
-  return message({
-    role: 'tool',
-    toolCallId: outcome.toolCallId,
-    content: outcome.content,
-    ...(outcome.status === 'ok' ? {} : { isError: true }),
-  });
-}
 
 /** The model turn of a step: cached when deterministic, restarted whole after a mid-stream failure. */
 function turnEvents(
@@ -58,14 +61,22 @@ function turnEvents(
   );
 }
 
-/** After the turn: run its tools (budgets permitting) and say whether another step follows. */
+/**
+ * After the turn: run its tools (budgets permitting) and say whether another step follows. With
+ * `resumed` (a durable run picked up after its turn was recorded), `step-completed` was already
+ * told and the calls it holds outcomes for are not run again.
+ */
 function afterTurn(
   env: StepEnv,
   state: RunState,
   response: ChatResponse,
   allowed: readonly string[] | undefined,
+  resumed?: ReadonlyMap<string, ToolOutcome>,
 ): Observable<LoopItem> {
   const completed = event({ type: 'step-completed', step: state.step, response });
+  // The items that follow the turn, after its `step-completed` unless that was told already.
+  const told = (...items: LoopItem[]): Observable<LoopItem> =>
+    resumed ? of(...items) : of(completed, ...items);
   env.logger?.debug(
     {
       step: state.step,
@@ -82,17 +93,25 @@ function afterTurn(
       type: 'done',
       state: { ...state, added: [...state.added, response.message], steps },
     };
-    return of(completed, done);
+    return told(done);
   }
   const checked = checkCalls(state, calls, env.budgets, env.controls.onLimit === 'stop');
   if ('error' in checked) {
     const failed: LoopItem = { type: 'failed', state, error: checked.error };
-    return of(completed, failed);
+    return told(failed);
   }
   return defer(() => {
     // Keyed by the call itself, not its id: a server that repeats an id still gets each outcome.
     const outcomes = new Map<ToolCall, ToolOutcome>();
-    const tools$ = stepTools(env, state.step, calls, allowed).pipe(
+    let toRun = calls;
+    if (resumed) {
+      for (const call of calls) {
+        const known = resumed.get(call.id);
+        if (known) outcomes.set(call, known);
+      }
+      toRun = calls.filter((call) => !outcomes.has(call));
+    }
+    const tools$ = stepTools(env, state.step, toRun, allowed).pipe(
       tap((value) => {
         if (value.type === 'tool-result') outcomes.set(value.toolCall, value.outcome);
       }),
@@ -100,6 +119,11 @@ function afterTurn(
     const next$ = defer(() => {
       // Tool messages go back in the order of the calls, whatever order the tools finished in.
       const ordered = calls.map((call) => outcomes.get(call)).filter((o) => o !== undefined);
+      // A durable run's calls that wait for a decision: the step ends here, its outcomes recorded.
+      if (ordered.length < calls.length && env.checkpoints) {
+        const pending = calls.filter((call) => !outcomes.has(call));
+        return of<LoopItem>({ type: 'parked', state, pending });
+      }
       const added = [...state.added, response.message, ...ordered.map(toolMessageOf)];
       const streak = checkOutcomes(state.invalidStreak, ordered, env.budgets, added);
       const next: RunState = {
@@ -120,18 +144,26 @@ function afterTurn(
         return of<LoopItem>({ type: 'failed', state: next, error });
       }
     });
-    return concat(of(completed), tools$.pipe(map(event)), next$);
+    return concat(told(), tools$.pipe(map(event)), next$);
   });
 }
 
 /**
  * One step: `step-started`, the model turn's events as they arrive, `step-completed`, then the
  * turn's tools and the step's end (`next` or `done`). The model turn is the `chat` span.
+ * With `restarted` (a durable run resumed inside this step's turn, whose start and partial text
+ * were already told), the step opens with `step-restarted` for that error instead.
  */
-export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
+export function runStep(env: StepEnv, state: RunState, restarted?: RxAgentError): Observable<LoopItem> {
   return defer(() => {
     const { model, request, allowed } = stepPlan(env, state);
-    const started = of(event({ type: 'step-started', step: state.step }));
+    const started = of(
+      event(
+        restarted
+          ? { type: 'step-restarted', step: state.step, error: restarted }
+          : { type: 'step-started', step: state.step },
+      ),
+    );
     if (!env.context) return concat(started, stepTurn(env, state, model, request, allowed));
     const fitted$ = fitContext(env.context, model, state, request).pipe(
       concatMap((fitted) => {
@@ -197,9 +229,27 @@ function stepTurn(
       filter((value) => value.type !== 'stream-completed'),
       map(event),
     );
-    const end$ = defer(() =>
-      response ? afterTurn(env, state, response, allowed) : throwError(() => new IncompleteStreamError()),
-    );
+    const end$ = defer(() => {
+      if (!response) return throwError(() => new IncompleteStreamError());
+      const turn = response;
+      const hooks = env.checkpoints;
+      if (!hooks) return afterTurn(env, state, turn, allowed);
+      // A durable run records the turn before anything reports it.
+      return from(hooks.turn(state, turn)).pipe(concatMap(() => afterTurn(env, state, turn, allowed)));
+    });
     return concat(events$, end$);
   });
+}
+
+/**
+ * A durable run's step picked up after its model turn was recorded: the turn's calls without an
+ * outcome in `known` run (approvals as recorded), then the step ends as any step does.
+ */
+export function resumeStep(
+  env: StepEnv,
+  state: RunState,
+  response: ChatResponse,
+  known: ReadonlyMap<string, ToolOutcome>,
+): Observable<LoopItem> {
+  return defer(() => afterTurn(env, state, response, stepPlan(env, state).allowed, known));
 }
