@@ -10,7 +10,6 @@ import type {
 import type { ToolSpec } from '../core/index.ts';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Actor } from '../security/index.ts';
-import { contentSummary } from '../tools/content-summary.ts';
 import type {
   AnyTool,
   InvokeOptions,
@@ -20,6 +19,7 @@ import type {
   ToolRegistry,
 } from '../tools/index.ts';
 import { actorOf } from './served-actor.ts';
+import { servedContent } from './served-content.ts';
 
 /**
  * A schema that advertises the tool's JSON Schema and lets every value through: the SDK lists the
@@ -84,7 +84,7 @@ function toResult(outcome: ToolOutcome): CallToolResult {
   const structured =
     outcome.status === 'ok' && typeof result === 'object' && result !== null && !Array.isArray(result);
   return {
-    content: [{ type: 'text', text: contentSummary(outcome.content) }],
+    content: servedContent(outcome.content),
     ...(structured ? { structuredContent: result as Record<string, unknown> } : {}),
     isError: outcome.status !== 'ok',
   };
