@@ -1,7 +1,11 @@
 /**
- * The server the official MCP conformance suite tests, built with `serveMcp` only: the plain tools
- * live in a `ToolRegistry` (validated, audited), the fixtures that need the SDK's request context
- * (content blocks, sampling, elicitation, multi-round-trip input) are added with `configure`.
+ * The server the official MCP conformance suite tests, built with `serveMcp` only. Every tool
+ * fixture a registry tool can express lives in a `ToolRegistry` (text, errors, progress, images,
+ * audio, embedded resources, list-change triggers), so the score measures rxagent's bridge. Added
+ * with `configure` on the SDK's own API are only what `serveMcp` does not serve itself: resources,
+ * prompts, completion and logging, and tools that need the SDK's request context (log
+ * notifications, sampling, elicitation, closing an SSE stream, multi-round-trip input) or a schema
+ * the registry's strict validator refuses (`x-mcp-header`, `required` inside `anyOf`).
  *
  *   npx node --conditions=rxagent-source examples/mcp/conformance-server.ts [port]
  */
@@ -9,8 +13,9 @@ import { interval, map, take } from 'rxjs';
 import { z } from 'zod';
 import { defineTool, ToolRegistry } from 'rxagent';
 import { type McpServerHandle, serveMcp } from 'rxagent/mcp';
-import { addContentTools, addInteractiveTools, addSchemaTools } from './conformance/content-tools.ts';
+import { addInteractiveTools, addSchemaTools } from './conformance/content-tools.ts';
 import { addInputRequiredTools, requestStateCodec } from './conformance/input-required-tools.ts';
+import { addRegistryFixtures } from './conformance/registry-fixtures.ts';
 import { addLoggingAndCompletion, addPrompts, addResources } from './conformance/resources-prompts.ts';
 
 const registry = new ToolRegistry();
@@ -47,6 +52,8 @@ registry.register(
   }),
 );
 
+addRegistryFixtures(registry, () => handle.notify);
+
 const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
 // `configure` runs per request, after `handle` is set.
 const handle: McpServerHandle = await serveMcp(registry, {
@@ -64,25 +71,12 @@ const handle: McpServerHandle = await serveMcp(registry, {
     requestState: { verify: requestStateCodec.verify },
   },
   configure: (server) => {
-    addContentTools(server);
     addInteractiveTools(server);
     addSchemaTools(server);
     addInputRequiredTools(server);
     addResources(server);
     addPrompts(server);
     addLoggingAndCompletion(server);
-    server.registerTool('test_trigger_tool_change', { description: 'Publishes tools/list_changed' }, () => {
-      handle.notify.toolsChanged();
-      return { content: [{ type: 'text', text: 'tools_list_changed published' }] };
-    });
-    server.registerTool(
-      'test_trigger_prompt_change',
-      { description: 'Publishes prompts/list_changed' },
-      () => {
-        handle.notify.promptsChanged();
-        return { content: [{ type: 'text', text: 'prompts_list_changed published' }] };
-      },
-    );
   },
   onError: (error) => console.error('mcp:', error.message),
 });

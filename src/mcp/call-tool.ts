@@ -1,6 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { Observable } from 'rxjs';
-import { linkAbort } from '../core/linked-abort.ts';
 import type { McpToolEvent } from './mcp-tool-event.ts';
 import { toMcpError } from './to-mcp-error.ts';
 
@@ -17,13 +16,24 @@ export interface McpCallOptions {
 /** Everything `callToolEvents` needs of one call. */
 export interface CallToolRequest {
   server: string;
-  client: Client;
+  /** The client to call on, read when the call starts (throwing an `McpError` when there is none). */
+  client: () => Client;
   name: string;
   args: Record<string, unknown>;
   timeoutMs: number;
   maxTimeoutMs: number;
   signal: AbortSignal | undefined;
+  /** Called when the call has a result (the server answered). */
+  onResult?: () => void;
 }
+
+/**
+ * Controllers of calls that ended without being aborted, for later calls: a Node `AbortController`
+ * (an `EventTarget`) is a large share of a stdio round trip's own cost, and one whose signal never
+ * fired, and which the SDK no longer listens to (it removes its listener when the request
+ * settles), serves the next call as well as a new one.
+ */
+const spareControllers: AbortController[] = [];
 
 /**
  * One `tools/call` as a cold Observable: progress events, then the result. Unsubscribing aborts the
@@ -32,13 +42,18 @@ export interface CallToolRequest {
  */
 export function callToolEvents(request: CallToolRequest): Observable<McpToolEvent> {
   return new Observable<McpToolEvent>((subscriber) => {
-    const link = linkAbort(request.signal);
+    const client = request.client();
+    const controller = spareControllers.pop() ?? new AbortController();
+    const outer = request.signal;
+    const forward = () => controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
     let settled = false;
-    request.client
+    client
       .callTool(
         { name: request.name, arguments: request.args },
         {
-          signal: link.signal,
+          signal: controller.signal,
           timeout: request.timeoutMs,
           resetTimeoutOnProgress: true,
           maxTotalTimeout: request.maxTimeoutMs,
@@ -54,6 +69,7 @@ export function callToolEvents(request: CallToolRequest): Observable<McpToolEven
       .then(
         (result) => {
           settled = true;
+          request.onResult?.();
           subscriber.next({
             type: 'result',
             content: result.content ?? [],
@@ -69,6 +85,12 @@ export function callToolEvents(request: CallToolRequest): Observable<McpToolEven
           subscriber.error(toMcpError(request.server, error, 'disconnected'));
         },
       );
-    return () => link.release(!settled);
+    return () => {
+      outer?.removeEventListener('abort', forward);
+      // A subscriber that left before the answer cancels the call; a settled call's controller,
+      // never aborted, is kept for the next one.
+      if (!settled) controller.abort();
+      else if (!controller.signal.aborted && spareControllers.length < 16) spareControllers.push(controller);
+    };
   });
 }

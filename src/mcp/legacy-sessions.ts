@@ -1,8 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { type AuthInfo, isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  isInitializeRequest,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { jsonErrorResponse } from './http-request-view.ts';
 import { type EventStoreLimits, memoryEventStore } from './memory-event-store.ts';
+import { onResponseEnd } from './on-response-end.ts';
 
 /** How many 2025-era sessions a server keeps, and for how long. */
 export interface LegacySessionLimits {
@@ -15,7 +19,7 @@ export interface LegacySessionLimits {
 }
 
 interface Session {
-  transport: NodeStreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   /** The actor that opened it (`undefined` without authentication): only it may use the session. */
   owner: string | undefined;
@@ -23,8 +27,6 @@ interface Session {
   /** Requests (and open SSE streams) under way: a session in use never expires. */
   busy: number;
 }
-
-type Reply = (status: number, code: number, message: string) => void;
 
 /**
  * The sessionful 2025-era side of the endpoint: one SDK server and transport per `Mcp-Session-Id`,
@@ -37,7 +39,7 @@ export class LegacySessions {
   readonly #idleMs: number;
   readonly #max: number;
   readonly #eventStore: EventStoreLimits;
-  readonly #sweeper: NodeJS.Timeout;
+  readonly #sweeper: ReturnType<typeof setInterval>;
 
   constructor(factory: () => McpServer, limits: LegacySessionLimits = {}) {
     this.#factory = factory;
@@ -45,7 +47,8 @@ export class LegacySessions {
     this.#max = limits.maxSessions ?? 1_000;
     this.#eventStore = limits.eventStore ?? {};
     this.#sweeper = setInterval(() => this.#sweep(), Math.max(50, Math.min(this.#idleMs / 4, 60_000)));
-    this.#sweeper.unref();
+    // Node and Deno can let a process exit with the sweeper still set.
+    (this.#sweeper as { unref?: () => void }).unref?.();
   }
 
   /** The SDK servers of the open sessions (for list-change notifications). */
@@ -53,29 +56,24 @@ export class LegacySessions {
     return [...this.#sessions.values()].map((session) => session.server);
   }
 
-  /** Handles one 2025-era request (the body already read and parsed). */
-  async handle(
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    body: unknown,
-    reply: Reply,
-  ): Promise<void> {
-    const sessionId = req.headers['mcp-session-id'];
-    const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
-    const owner = req.auth?.clientId;
+  /** Answers one 2025-era request (its body already read and parsed). */
+  async handle(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+    const id = request.headers.get('mcp-session-id') ?? undefined;
+    const owner = authInfo?.clientId;
+    const options = { parsedBody: body, ...(authInfo ? { authInfo } : {}) };
     if (id !== undefined) {
       const session = this.#sessions.get(id);
-      if (!session || session.owner !== owner) return reply(404, -32001, 'Session not found');
-      return this.#serve(session, () => session.transport.handleRequest(req, res, body), res);
+      if (!session || session.owner !== owner) return jsonErrorResponse(404, -32001, 'Session not found');
+      return this.#serve(session, () => session.transport.handleRequest(request, options));
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return reply(400, -32000, 'Bad Request: an Mcp-Session-Id header is required');
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      return jsonErrorResponse(400, -32000, 'Bad Request: an Mcp-Session-Id header is required');
     }
     if (this.#sessions.size >= this.#max) {
-      res.setHeader('retry-after', '30');
-      return reply(503, -32000, 'Too many sessions; try again later');
+      return jsonErrorResponse(503, -32000, 'Too many sessions; try again later', { 'retry-after': '30' });
     }
-    await this.#open(req, res, body, owner);
+    const session = await this.#open(owner);
+    return this.#serve(session, () => session.transport.handleRequest(request, options));
   }
 
   /** Closes every session and stops expiring them. */
@@ -86,40 +84,39 @@ export class LegacySessions {
     await Promise.all(sessions.map((session) => this.#end(session)));
   }
 
-  async #open(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined) {
+  async #open(owner: string | undefined): Promise<Session> {
     const server = this.#factory();
-    const session: Session = { transport: undefined as never, server, owner, lastSeen: Date.now(), busy: 0 };
-    session.transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
       eventStore: memoryEventStore(this.#eventStore),
       onsessioninitialized: (id) => void this.#sessions.set(id, session),
       onsessionclosed: (id) => void this.#sessions.delete(id),
     });
-    session.transport.onclose = () => {
-      const id = session.transport.sessionId;
+    const session: Session = { transport, server, owner, lastSeen: Date.now(), busy: 0 };
+    transport.onclose = () => {
+      const id = transport.sessionId;
       if (id !== undefined && this.#sessions.delete(id)) server.close().catch(() => undefined);
     };
-    await server.connect(session.transport);
-    await this.#serve(session, () => session.transport.handleRequest(req, res, body), res);
+    await server.connect(transport);
+    return session;
   }
 
   /** Runs a request of the session; the session counts as busy until its response has ended. */
-  async #serve(session: Session, run: () => Promise<void>, res: ServerResponse): Promise<void> {
+  async #serve(session: Session, run: () => Promise<Response>): Promise<Response> {
     session.busy++;
     session.lastSeen = Date.now();
-    let done = false;
     const finish = () => {
-      if (done) return;
-      done = true;
       session.busy--;
       session.lastSeen = Date.now();
     };
-    res.once('close', finish);
+    let response: Response;
     try {
-      await run();
-    } finally {
-      if (res.writableEnded) finish();
+      response = await run();
+    } catch (error) {
+      finish();
+      throw error;
     }
+    return onResponseEnd(response, finish);
   }
 
   #sweep(): void {

@@ -14,12 +14,10 @@ import {
   Subject,
   BehaviorSubject,
   catchError,
-  defer,
   from,
   type Observable,
   concatMap,
   filter,
-  tap,
   throwError,
 } from 'rxjs';
 import type { AnyTool } from '../tools/index.ts';
@@ -134,25 +132,23 @@ export class McpClient {
     args: Record<string, unknown>,
     options: McpCallOptions = {},
   ): Observable<McpToolEvent> {
-    const once = () =>
-      defer(() =>
-        callToolEvents({
-          server: this.name,
-          client: this.#connection.live().client,
-          name,
-          args,
-          timeoutMs: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
-          maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? 600_000,
-          signal: options.signal,
-        }),
-      );
-    return once().pipe(
+    // The live client is read when the call starts (an `unavailable` error when there is none).
+    const once = callToolEvents({
+      server: this.name,
+      client: () => this.#connection.live().client,
+      name,
+      args,
+      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
+      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs ?? 600_000,
+      signal: options.signal,
+      onResult: () => this.#connection.succeeded(),
+    });
+    return once.pipe(
       catchError((error: unknown) =>
         isSessionExpired(error)
-          ? from(this.#connection.reconnect()).pipe(concatMap(once))
+          ? from(this.#connection.reconnect()).pipe(concatMap(() => once))
           : throwError(() => error),
       ),
-      tap({ complete: () => this.#connection.succeeded() }),
     );
   }
 

@@ -1,25 +1,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  hostHeaderValidation,
-  localhostHostValidation,
-  localhostOriginValidation,
-  type NodeIncomingMessageLike,
-  originValidation,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
+import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   classifyInboundRequest,
-  type InboundHttpRequest,
   createMcpHandler,
+  type InboundHttpRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
   type McpHttpHandler,
   type McpServer,
+  originValidationResponse,
+  validateHostHeader,
 } from '@modelcontextprotocol/server';
-import { header, jsonError, requestView } from './http-request-view.ts';
+import { type JsonBody, readJsonBody } from '../http/read-json-body.ts';
+import { jsonErrorResponse, requestView } from './http-request-view.ts';
 import { LegacySessions, type LegacySessionLimits } from './legacy-sessions.ts';
 import { type McpListNotifier, listNotifier } from './list-notifier.ts';
-import { bearerChallenge, type McpServeAuth, serveResourceMetadata } from './protected-resource.ts';
-import { readJsonBody } from './read-json-body.ts';
+import { nodeRequestHead, writeNodeResponse } from './node-request-head.ts';
+import {
+  bearerChallenge,
+  isResourceMetadataPath,
+  type McpServeAuth,
+  resourceMetadataResponse,
+} from './protected-resource.ts';
+import { readNodeJsonBody } from './read-node-json-body.ts';
 import { authInfoFor } from './served-actor.ts';
 
 /** Where and how the HTTP endpoint listens. */
@@ -38,8 +42,6 @@ export interface McpHttpServeOptions extends LegacySessionLimits {
   maxBodyBytes?: number;
 }
 
-type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
-
 /** What the endpoint is built from. */
 export interface McpHttpEndpointSetup {
   factory: (era: 'legacy' | 'modern') => McpServer;
@@ -49,12 +51,16 @@ export interface McpHttpEndpointSetup {
   syncTools: (server: McpServer) => void;
 }
 
+/** A request let in: who made it (without `auth`, nobody in particular). */
+type Admitted = { authInfo: AuthInfo | undefined };
+
 /**
- * The Streamable HTTP endpoint as a Node request handler, routed by protocol era: 2026-07-28
- * requests go to the SDK's `createMcpHandler` (one server per request), 2025-era traffic to
- * sessions (`LegacySessions`). Host and Origin are checked for both eras before anything else; with
- * `auth`, the protected-resource metadata is served and a request without an actor gets 401 with
- * the `resource_metadata` challenge.
+ * The Streamable HTTP endpoint, with a web face (`fetch(request)`, for Deno, Bun, Cloudflare
+ * Workers, Hono) and a Node face (`handle(req, res, next?)`) over one mechanism: Host and Origin
+ * checked for both eras before anything else; with `auth`, the protected-resource metadata served
+ * and a request without an actor answered 401 with the `resource_metadata` challenge; the body read
+ * within `maxBodyBytes`; then 2026-07-28 requests go to the SDK's `createMcpHandler` (one server per
+ * request) and 2025-era traffic to sessions (`LegacySessions`: owned, capped, expiring).
  */
 export class McpHttpEndpoint {
   readonly #sessions: LegacySessions;
@@ -64,9 +70,9 @@ export class McpHttpEndpoint {
   /** The path it serves. */
   readonly path: string;
   readonly #maxBodyBytes: number;
-  readonly #guards: Guard[];
+  readonly #allowedHosts: string[];
+  readonly #allowedOrigins: string[];
   readonly #auth: McpServeAuth | undefined;
-  readonly #modern: ReturnType<typeof toNodeHandler>;
   readonly #onError: (error: Error) => void;
 
   constructor({ factory, options, auth, onError, syncTools }: McpHttpEndpointSetup) {
@@ -75,23 +81,38 @@ export class McpHttpEndpoint {
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#auth = auth;
     this.#onError = onError;
-    this.#guards = [
-      options.allowedHosts ? hostHeaderValidation([...options.allowedHosts]) : localhostHostValidation(),
-      options.allowedOrigins ? originValidation([...options.allowedOrigins]) : localhostOriginValidation(),
-    ];
+    this.#allowedHosts = options.allowedHosts ? [...options.allowedHosts] : localhostAllowedHostnames();
+    this.#allowedOrigins = options.allowedOrigins ? [...options.allowedOrigins] : localhostAllowedOrigins();
     this.#handler = createMcpHandler((ctx) => factory(ctx.era), { onerror: onError });
-    this.#modern = toNodeHandler(this.#handler);
     this.notify = listNotifier(() => this.#sessions.servers(), this.#handler.notify, syncTools);
   }
 
   /**
-   * Handles a request to the endpoint's path (or its metadata); any other path goes to `next`, or
-   * is answered 404 without one. Never rejects: a failure is a 500 and goes to `onError`.
+   * Answers a web request to the endpoint's path (or its metadata); any other path is 404. Never
+   * rejects: a failure is a 500 and goes to `onError`.
+   * @example Deno.serve(endpoint.fetch); Bun.serve({ fetch: endpoint.fetch }); export default { fetch: endpoint.fetch };
+   */
+  fetch = async (request: Request): Promise<Response> => {
+    try {
+      const admitted = await this.#admit(request);
+      if (admitted instanceof Response) return admitted;
+      const body = request.method === 'POST' ? await readJsonBody(request, this.#maxBodyBytes) : undefined;
+      return (body && this.#refused(body)) ?? (await this.#dispatch(request, body, admitted.authInfo));
+    } catch (error) {
+      this.#report(error);
+      return jsonErrorResponse(500, -32603, 'Internal server error');
+    }
+  };
+
+  /**
+   * Handles a Node request to the endpoint's path (or its metadata); any other path goes to `next`,
+   * or is answered 404 without one. Never rejects: a failure is a 500 and goes to `onError`.
    */
   handle = (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> =>
-    this.#handle(req, res, next).catch((error: unknown) => {
-      this.#onError(error instanceof Error ? error : new Error(String(error)));
-      if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
+    this.#handleNode(req, res, next).catch((error: unknown) => {
+      this.#report(error);
+      if (!res.headersSent)
+        void writeNodeResponse(res, jsonErrorResponse(500, -32603, 'Internal server error'));
       else res.end();
     });
 
@@ -101,40 +122,78 @@ export class McpHttpEndpoint {
     await this.#handler.close();
   }
 
-  async #handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, next?: () => void) {
-    if (this.#auth && serveResourceMetadata(this.#auth, req, res, this.path)) return;
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== this.path)
-      return next ? next() : jsonError(res, 404, -32000, 'Not found');
-    for (const guard of this.#guards) if (!guard(req, res)) return;
-    if (this.#auth) {
-      const view = requestView(req);
-      const actor = await this.#auth.authenticate(view);
-      if (!actor) {
-        const challenge = bearerChallenge(this.#auth, req, this.path);
-        return jsonError(res, 401, -32001, 'Unauthorized', { 'www-authenticate': challenge });
-      }
-      req.auth = authInfoFor(actor, view.bearerToken ?? '');
-    }
-    const body = req.method === 'POST' ? await readJsonBody(req, this.#maxBodyBytes) : undefined;
-    if (body?.type === 'too-large') {
-      // The rest of the body is never read: the connection cannot carry another request.
-      const limit = `${this.#maxBodyBytes} bytes`;
-      return jsonError(res, 413, -32600, `The request body is over ${limit}`, { connection: 'close' });
-    }
-    if (body?.type === 'invalid') return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
-    const parsed = body?.value;
-    // JSON-RPC batches left MCP in 2025-06-18; neither era takes them.
-    if (Array.isArray(parsed))
-      return jsonError(res, 400, -32600, 'Invalid Request: batching is not supported');
-    const inbound: InboundHttpRequest = { httpMethod: req.method ?? 'GET', body: parsed };
-    const protocolVersion = header(req.headers['mcp-protocol-version']);
-    const mcpMethod = header(req.headers['mcp-method']);
-    if (protocolVersion !== undefined) inbound.protocolVersionHeader = protocolVersion;
-    if (mcpMethod !== undefined) inbound.mcpMethodHeader = mcpMethod;
-    if (classifyInboundRequest(inbound).kind !== 'legacy')
-      return this.#modern(req as NodeIncomingMessageLike, res, parsed);
-    await this.#sessions.handle(req, res, parsed, (status, code, message) =>
-      jsonError(res, status, code, message),
+  async #handleNode(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, next?: () => void) {
+    const head = nodeRequestHead(req);
+    if (next && !this.#serves(new URL(head.url).pathname)) return next();
+    const admitted = await this.#admit(head);
+    if (admitted instanceof Response) return writeNodeResponse(res, admitted);
+    const body = req.method === 'POST' ? await readNodeJsonBody(req, this.#maxBodyBytes) : undefined;
+    // The rest of an over-limit body is never read: its 413 closes the connection.
+    const refused = body && this.#refused(body);
+    if (refused) return writeNodeResponse(res, refused);
+    if (admitted.authInfo) req.auth = admitted.authInfo;
+    const parsed = body?.kind === 'json' ? body.value : undefined;
+    const dispatch = (request: Request) => this.#dispatch(request, body, admitted.authInfo);
+    const write = toNodeHandler({ fetch: dispatch }, { onerror: (error) => this.#report(error) });
+    await write(req as NodeIncomingMessageLike, res, parsed);
+  }
+
+  #serves(pathname: string): boolean {
+    return (
+      pathname === this.path || (this.#auth !== undefined && isResourceMetadataPath(pathname, this.path))
     );
+  }
+
+  /** Everything decided before the body is read: route, metadata, Host and Origin, authentication. */
+  async #admit(request: Request): Promise<Response | Admitted> {
+    const { pathname } = new URL(request.url);
+    if (this.#auth && isResourceMetadataPath(pathname, this.path))
+      return resourceMetadataResponse(this.#auth, request, this.path);
+    if (pathname !== this.path) return jsonErrorResponse(404, -32000, 'Not found');
+    // A fetch runtime may leave `Host` out of the headers; its URL was built from it.
+    const host = validateHostHeader(
+      request.headers.get('host') ?? new URL(request.url).host,
+      this.#allowedHosts,
+    );
+    if (!host.ok) return jsonErrorResponse(403, -32000, host.message);
+    const refused = originValidationResponse(request, this.#allowedOrigins);
+    if (refused) return refused;
+    if (!this.#auth) return { authInfo: undefined };
+    const view = requestView(request);
+    const actor = await this.#auth.authenticate(view);
+    if (actor) return { authInfo: authInfoFor(actor, view.bearerToken ?? '') };
+    const challenge = bearerChallenge(this.#auth, request, this.path);
+    return jsonErrorResponse(401, -32001, 'Unauthorized', { 'www-authenticate': challenge });
+  }
+
+  /** The answer to a body that cannot be served, if it cannot. */
+  #refused(body: JsonBody): Response | undefined {
+    if (body.kind === 'too-large') {
+      const message = `The request body is over ${body.maxBytes} bytes`;
+      return jsonErrorResponse(413, -32600, message, { connection: 'close' });
+    }
+    if (body.kind === 'invalid') return jsonErrorResponse(400, -32700, 'Parse error: the body is not JSON');
+    // JSON-RPC batches left MCP in 2025-06-18; neither era takes them.
+    if (Array.isArray(body.value))
+      return jsonErrorResponse(400, -32600, 'Invalid Request: batching is not supported');
+    return undefined;
+  }
+
+  /** Routes an admitted request by protocol era. */
+  #dispatch(request: Request, body: JsonBody | undefined, authInfo: AuthInfo | undefined): Promise<Response> {
+    const parsed = body?.kind === 'json' ? body.value : undefined;
+    const inbound: InboundHttpRequest = { httpMethod: request.method, body: parsed };
+    const protocolVersion = request.headers.get('mcp-protocol-version');
+    const mcpMethod = request.headers.get('mcp-method');
+    if (protocolVersion !== null) inbound.protocolVersionHeader = protocolVersion;
+    if (mcpMethod !== null) inbound.mcpMethodHeader = mcpMethod;
+    if (classifyInboundRequest(inbound).kind !== 'legacy') {
+      return this.#handler.fetch(request, { parsedBody: parsed, ...(authInfo ? { authInfo } : {}) });
+    }
+    return this.#sessions.handle(request, parsed, authInfo);
+  }
+
+  #report(error: unknown): void {
+    this.#onError(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -1,6 +1,7 @@
 import { catchError, map, type Observable, throwError } from 'rxjs';
-import { McpError, ToolExecutionError, ToolInterruptedError } from '../core/index.ts';
-import { type AnyTool, defineTool, type JsonSchemaObject } from '../tools/index.ts';
+import { InvalidToolSchemaError, McpError, ToolExecutionError, ToolInterruptedError } from '../core/index.ts';
+import { type AnyTool, defineTool, type JsonSchemaObject, type ToolAnnotations } from '../tools/index.ts';
+import { isRecord } from '../tools/json-schema.ts';
 import type { McpCallOptions } from './call-tool.ts';
 import type { McpLogger } from './connect-options.ts';
 import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
@@ -25,16 +26,42 @@ const UNAVAILABLE = new Set(['unavailable', 'connect_failed']);
  * whose message the model sees ("temporarily unavailable" rather than a crash); a server that died
  * mid-call a `ToolInterruptedError` (outcome status `interrupted`).
  */
-function settle(tool: string) {
-  return map((event: McpToolEvent): McpToolProgress | McpToolResult => {
+function settle(tool: string, structured: boolean) {
+  return map((event: McpToolEvent): McpToolProgress | McpToolResult | Record<string, unknown> => {
     if (event.type === 'progress') return event;
     if (event.isError)
       throw new ToolExecutionError(contentSummary(resultForModel(event)), { toolName: tool });
-    return {
+    const { structuredContent } = event;
+    const result = {
       content: event.content,
-      ...(event.structuredContent !== undefined ? { structuredContent: event.structuredContent } : {}),
+      ...(structuredContent !== undefined ? { structuredContent } : {}),
     };
+    if (!structured || !isRecord(structuredContent)) return result;
+    // A tool with an output schema has its structured content as its result (checked against that
+    // schema, as a local tool's result is); the model is still sent the blocks.
+    blocksOf.set(structuredContent, result);
+    return structuredContent;
   });
+}
+
+/** The whole MCP result behind a structured result, for what the model is sent. */
+const blocksOf = new WeakMap<object, McpToolResult>();
+
+function forModel(result: unknown): McpToolResult {
+  if (isRecord(result) && !Array.isArray(result.content))
+    return blocksOf.get(result) ?? { content: [], structuredContent: result };
+  return result as McpToolResult;
+}
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** A server's tool annotations, the well-typed fields only (a hint from a server is only a hint). */
+function annotationsOf(info: McpToolInfo): ToolAnnotations | undefined {
+  const given: Record<string, unknown> = isRecord(info.annotations) ? info.annotations : {};
+  const title = typeof given.title === 'string' ? given.title : info.title;
+  const annotations: ToolAnnotations = typeof title === 'string' ? { title } : {};
+  for (const hint of HINTS) if (typeof given[hint] === 'boolean') annotations[hint] = given[hint];
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
 }
 
 function explain(server: string, tool: string, error: unknown): unknown {
@@ -56,24 +83,46 @@ function explain(server: string, tool: string, error: unknown): unknown {
 
 /**
  * Adapts an MCP tool for a `ToolRegistry`: strict local validation of its input schema before any
- * call leaves the process; `execute` returns the call's Observable (progress, then the result: its blocks and structured
- * content, `outcome.result`); the model is sent the blocks, images and audio as media.
+ * call leaves the process; `execute` returns the call's Observable (progress, then the result: its
+ * blocks and structured content, `outcome.result`; for a tool with an `outputSchema`, the
+ * structured content itself, checked against it); the model is sent the blocks, images and audio
+ * as media. The server's annotations (hints, title) are the tool's `annotations`.
  * Throws what `defineTool` throws for a schema that cannot be made strict.
  */
 export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = info.name): AnyTool {
+  if (info.outputSchema) {
+    try {
+      return adapter(caller, info, name, info.outputSchema as JsonSchemaObject);
+    } catch (error) {
+      // An output schema that cannot be checked here costs the tool its structured result, not the tool.
+      if (!InvalidToolSchemaError.is(error)) throw error;
+    }
+  }
+  return adapter(caller, info, name, undefined);
+}
+
+function adapter(
+  caller: McpToolCaller,
+  info: McpToolInfo,
+  name: string,
+  outputSchema: JsonSchemaObject | undefined,
+): AnyTool {
   const server = caller.name;
+  const annotations = annotationsOf(info);
   return defineTool({
     name,
     description: info.description ?? info.title ?? info.name,
     input: info.inputSchema as JsonSchemaObject,
     origin: 'mcp',
+    ...(outputSchema ? { outputSchema } : {}),
+    ...(annotations ? { annotations } : {}),
     // The client's own timeouts govern: reset by each progress notification, capped by maxTimeoutMs.
     timeoutMs: Infinity,
     // The last value of the call's Observable is its result; the progress values before it are not results.
-    toModelContent: (result) => resultForModel(result as McpToolResult),
+    toModelContent: (result) => resultForModel(forModel(result)),
     execute: (args, context) =>
       caller.callTool(info.name, args, { signal: context.signal }).pipe(
-        settle(info.name),
+        settle(info.name, outputSchema !== undefined),
         catchError((error: unknown) => throwError(() => explain(server, info.name, error))),
       ),
   }) as AnyTool;

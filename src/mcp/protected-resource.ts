@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 import type { McpAuthenticate } from './http-request-view.ts';
 
@@ -16,46 +15,37 @@ export interface McpServeAuth {
   resourceName?: string;
 }
 
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
 /** The endpoint's public URL: configured, or the one this request reached (its Host is validated). */
-function resourceOf(auth: McpServeAuth, req: IncomingMessage, path: string): URL {
-  if (auth.resource !== undefined) return new URL(auth.resource);
-  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-  return new URL(path, `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
+function resourceOf(auth: McpServeAuth, request: Request, path: string): URL {
+  return auth.resource !== undefined ? new URL(auth.resource) : new URL(path, request.url);
+}
+
+/** Whether `pathname` is where the endpoint at `path` serves its protected-resource metadata. */
+export function isResourceMetadataPath(pathname: string, path: string): boolean {
+  return pathname === WELL_KNOWN || pathname === `${WELL_KNOWN}${path}`;
 }
 
 /**
- * Serves RFC 9728 Protected Resource Metadata at `/.well-known/oauth-protected-resource` and
- * `/.well-known/oauth-protected-resource<path>` (GET). Returns whether it answered the request.
+ * RFC 9728 Protected Resource Metadata, served at `/.well-known/oauth-protected-resource` and
+ * `/.well-known/oauth-protected-resource<path>` (GET; another method is 405).
  */
-export function serveResourceMetadata(
-  auth: McpServeAuth,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-): boolean {
-  const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-  const wellKnown = '/.well-known/oauth-protected-resource';
-  if (pathname !== wellKnown && pathname !== `${wellKnown}${path}`) return false;
-  if (req.method !== 'GET') {
-    res.writeHead(405, { allow: 'GET' }).end();
-    return true;
-  }
+export function resourceMetadataResponse(auth: McpServeAuth, request: Request, path: string): Response {
+  if (request.method !== 'GET') return new Response(null, { status: 405, headers: { allow: 'GET' } });
   const document = {
-    resource: resourceOf(auth, req, path).href,
+    resource: resourceOf(auth, request, path).href,
     authorization_servers: (auth.authorizationServers ?? []).map((server) => new URL(server).href),
     bearer_methods_supported: ['header'],
     ...(auth.scopes ? { scopes_supported: [...auth.scopes] } : {}),
     ...(auth.resourceName ? { resource_name: auth.resourceName } : {}),
   };
-  res
-    .writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' })
-    .end(JSON.stringify(document));
-  return true;
+  return Response.json(document, { headers: { 'access-control-allow-origin': '*' } });
 }
 
 /** The `WWW-Authenticate` challenge of a 401: where the metadata is, and the scopes to ask for. */
-export function bearerChallenge(auth: McpServeAuth, req: IncomingMessage, path: string): string {
-  const metadata = getOAuthProtectedResourceMetadataUrl(resourceOf(auth, req, path));
+export function bearerChallenge(auth: McpServeAuth, request: Request, path: string): string {
+  const metadata = getOAuthProtectedResourceMetadataUrl(resourceOf(auth, request, path));
   const scope = auth.scopes?.length ? `, scope="${auth.scopes.join(' ')}"` : '';
   return `Bearer resource_metadata="${metadata}"${scope}`;
 }

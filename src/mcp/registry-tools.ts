@@ -6,25 +6,48 @@ import type {
   ServerContext,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
+
 import type { ToolSpec } from '../core/index.ts';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Actor } from '../security/index.ts';
-import { contentSummary } from '../tools/content-summary.ts';
-import type { InvokeOptions, JsonSchemaObject, ToolOutcome, ToolRegistry } from '../tools/index.ts';
+import type {
+  AnyTool,
+  InvokeOptions,
+  ToolAnnotations,
+  JsonSchemaObject,
+  ToolOutcome,
+  ToolRegistry,
+} from '../tools/index.ts';
 import { actorOf } from './served-actor.ts';
+import { servedContent } from './served-content.ts';
 
 /**
  * A schema that advertises the tool's JSON Schema and lets every value through: the SDK lists the
  * real schema, and validation is the registry's own (strict, with a reason the caller can act on).
  */
-function advertised(parameters: Readonly<JsonSchemaObject>): StandardSchemaWithJSON {
+function advertised(schema: Readonly<JsonSchemaObject>): StandardSchemaWithJSON {
   return {
     '~standard': {
       version: 1,
       vendor: 'rxagent',
       validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: () => ({ ...parameters }), output: () => ({ ...parameters }) },
+      jsonSchema: { input: () => ({ ...schema }), output: () => ({ ...schema }) },
     },
+  };
+}
+
+/** What the SDK lists of a tool beside its name and input: output schema, annotations, title. */
+function listed(tool: AnyTool | undefined): {
+  title?: string;
+  outputSchema?: StandardSchemaWithJSON;
+  annotations?: ToolAnnotations;
+} {
+  if (!tool) return {};
+  const { outputSchema, annotations } = tool;
+  return {
+    ...(annotations?.title !== undefined ? { title: annotations.title } : {}),
+    ...(annotations ? { annotations: { ...annotations } } : {}),
+    ...(outputSchema ? { outputSchema: advertised(outputSchema) } : {}),
   };
 }
 
@@ -56,11 +79,12 @@ function progressFields(
 
 function toResult(outcome: ToolOutcome): CallToolResult {
   const { result } = outcome;
-  // An object result is also the structured content a client can read without parsing the text.
+  // An object result is also the structured content a client can read without parsing the text; a
+  // tool with an output schema always returns one, checked against that schema by the registry.
   const structured =
     outcome.status === 'ok' && typeof result === 'object' && result !== null && !Array.isArray(result);
   return {
-    content: [{ type: 'text', text: contentSummary(outcome.content) }],
+    content: servedContent(outcome.content),
     ...(structured ? { structuredContent: result as Record<string, unknown> } : {}),
     isError: outcome.status !== 'ok',
   };
@@ -131,7 +155,8 @@ function callHandler(
 }
 
 /** What a client sees of a tool: a change to any of it means registering it again. */
-const listingOf = (spec: ToolSpec) => JSON.stringify([spec.description, spec.parameters]);
+const listingOf = (spec: ToolSpec, tool: AnyTool | undefined) =>
+  JSON.stringify([spec.description, spec.parameters, tool?.outputSchema, tool?.annotations]);
 
 /**
  * Serves every tool the registry offers (its policy's allow/deny applied) on `server`. A call goes
@@ -152,18 +177,19 @@ export function addRegistryTools(
     const specs = new Map(registry.definitions().map((spec) => [spec.name, spec]));
     for (const [name, { registered, listing }] of served) {
       const spec = specs.get(name);
-      if (spec && listingOf(spec) === listing) continue;
+      if (spec && listingOf(spec, registry.get(name)) === listing) continue;
       registered.remove();
       served.delete(name);
     }
     for (const spec of specs.values()) {
       if (served.has(spec.name)) continue;
+      const tool = registry.get(spec.name);
       const registered = server.registerTool(
         spec.name,
-        { description: spec.description, inputSchema: advertised(spec.parameters) },
+        { description: spec.description, inputSchema: advertised(spec.parameters), ...listed(tool) },
         callHandler(server, registry, spec.name, fallbackActor),
       );
-      served.set(spec.name, { registered, listing: listingOf(spec) });
+      served.set(spec.name, { registered, listing: listingOf(spec, tool) });
     }
   };
   sync();

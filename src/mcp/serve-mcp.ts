@@ -1,9 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ToolRegistry } from '../tools/index.ts';
 import type { McpAuthenticate } from './http-request-view.ts';
 import { listenHttp } from './listen-http.ts';
+import { LimitedStdioServerTransport } from './limited-stdio-server-transport.ts';
 import { type McpListNotifier, listNotifier } from './list-notifier.ts';
 import { mcpHttpHandler } from './mcp-http-handler.ts';
 import type { McpHttpServeOptions } from './mcp-http-endpoint.ts';
@@ -19,6 +20,12 @@ export interface ServeMcpStdioOptions extends ServeMcpCommonOptions {
   stdin?: Readable;
   /** @default process.stdout */
   stdout?: Writable;
+  /**
+   * The longest message read from stdin. A longer one is dropped as it arrives and answered with
+   * a JSON-RPC `-32600` error (its id read from its ends); the connection goes on.
+   * @default 10_485_760 (10 MiB, the SDK's limit)
+   */
+  maxMessageBytes?: number;
 }
 
 /** Serve over Streamable HTTP. */
@@ -59,7 +66,13 @@ export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions)
   if ('transport' in options) {
     const factory = registryServerFactory(registry, options);
     const live = new Set<McpServer>();
-    const transport = new StdioServerTransport(options.stdin, options.stdout);
+    const onError = options.onError ?? (() => undefined);
+    const transport = new LimitedStdioServerTransport(
+      options.stdin,
+      options.stdout,
+      options.maxMessageBytes,
+      onError,
+    );
     const handle = serveStdio(
       (ctx) => {
         const server = factory.create(ctx.era);
@@ -67,7 +80,7 @@ export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions)
         server.server.onclose = () => live.delete(server);
         return server;
       },
-      { transport, onerror: options.onError ?? (() => undefined) },
+      { transport, onerror: onError },
     );
     const notify = listNotifier(() => live, undefined, factory.syncTools);
     return { url: undefined, notify, close: () => handle.close() };

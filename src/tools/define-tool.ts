@@ -1,6 +1,7 @@
 import { ForbiddenToolArgumentError, type InferSchemaOutput, type StandardSchemaV1 } from '../core/index.ts';
 import { findIdentityArgument } from './identity-names.ts';
 import { deriveInputSchema } from './input-json-schema.ts';
+import { deriveOutputSchema } from './output-json-schema.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
 import { assertLinearPatterns } from './linear-patterns.ts';
 import { strictTool } from './strict-tool.ts';
@@ -33,6 +34,9 @@ export function defineTool(
   assertToolName(name, origin);
   const { schema, validator } = deriveInputSchema(name, definition.input, definition.inputJsonSchema);
   assertLinearPatterns(name, schema);
+  const output =
+    definition.outputSchema === undefined ? undefined : deriveOutputSchema(name, definition.outputSchema);
+  if (output) assertLinearPatterns(name, output.schema);
   const tool = strictTool({
     name,
     description: definition.description,
@@ -47,6 +51,9 @@ export function defineTool(
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
     ...(definition.maxArgBytes !== undefined ? { maxArgBytes: definition.maxArgBytes } : {}),
     ...(definition.idempotent === true ? { idempotent: true } : {}),
+    ...(definition.annotations ? { annotations: definition.annotations } : {}),
+    ...(output ? { outputSchema: output.schema } : {}),
+    ...(output?.validator ? { outputValidator: output.validator } : {}),
   } as never);
   const identity = findIdentityArgument(tool.parameters);
   if (identity) throw new ForbiddenToolArgumentError(name, identity.name, identity.pointer);

@@ -43,6 +43,7 @@ export type {
   ToolExecuteResult,
   ToolInvocation,
 } from './tool.ts';
+export type { ToolAnnotations } from './tool-annotations.ts';
 export type { ToolFailure } from './tool-failure.ts';
 export type { ToolInvocationEvent } from './tool-invocation-event.ts';
 export { validatorJsonSchema } from './validator-json-schema.ts';

@@ -3,6 +3,7 @@ import { deepFreeze } from './deep-freeze.ts';
 import { isRecord, type JsonSchemaDialect, type JsonSchemaObject, jsonSchemaDialect } from './json-schema.ts';
 import { strictJsonSchema } from './strict-schema.ts';
 import type { AnyTool } from './tool.ts';
+import { toolAnnotations } from './tool-annotations.ts';
 import { assertToolName, type ToolOrigin } from './tool-name.ts';
 
 // Tools this module made: registering them again costs no second normalization. A WeakSet cannot be
@@ -38,6 +39,19 @@ function jsonCopy(name: string, parameters: unknown): JsonSchemaObject {
   if (copy.type !== 'object')
     throw new InvalidToolSchemaError(name, 'the input schema must describe an object (type: "object")');
   return copy;
+}
+
+/** A private, frozen copy of a hand-built tool's output schema (`deriveOutputSchema` checked `defineTool`'s). */
+function outputCopy(name: string, schema: unknown): Readonly<JsonSchemaObject> {
+  let copy: unknown;
+  try {
+    copy = JSON.parse(JSON.stringify(schema));
+  } catch (error) {
+    throw new InvalidToolSchemaError(name, `outputSchema is not JSON (${String(error)})`, { cause: error });
+  }
+  if (!isRecord(copy) || copy.type !== 'object')
+    throw new InvalidToolSchemaError(name, 'the output schema must describe an object (type: "object")');
+  return deepFreeze(copy);
 }
 
 function method<F>(owner: object, value: F): F {
@@ -80,6 +94,9 @@ export function strictTool(tool: ToolLike): AnyTool {
     ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
     ...(tool.maxArgBytes !== undefined ? { maxArgBytes: tool.maxArgBytes } : {}),
     ...(tool.idempotent === true ? { idempotent: true } : {}),
+    ...(tool.annotations !== undefined ? { annotations: toolAnnotations(tool.name, tool.annotations) } : {}),
+    ...(tool.outputSchema !== undefined ? { outputSchema: outputCopy(tool.name, tool.outputSchema) } : {}),
+    ...(tool.outputValidator ? { outputValidator: tool.outputValidator } : {}),
   });
   strictTools.add(strict);
   return strict;

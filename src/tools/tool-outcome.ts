@@ -33,7 +33,7 @@ export const TOOL_OUTCOME_STATUSES: readonly ToolOutcomeStatus[] = Object.freeze
 /** Why a call did not succeed, for the application (the model sees `content`). */
 export interface ToolOutcomeError {
   message: string;
-  /** For `invalid_arguments`: each problem, with its JSON-pointer path. */
+  /** For `invalid_arguments` (and an `error` result that breaks the output schema): each problem, with its JSON-pointer path. */
   issues?: ToolIssue[];
   /** For `rate_limited`: when to try again. */
   retryAfterMs?: number;

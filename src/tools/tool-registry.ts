@@ -8,6 +8,7 @@ import {
 import type { SecurityPolicy } from '../security/index.ts';
 import { defaultJsonSchemaEngine } from '#json-schema-engine';
 import { compileArgumentsCheck } from './arguments-check.ts';
+import { compileOutputCheck } from './output-check.ts';
 import type { ToolInvocationStore } from './audit/tool-invocation-store.ts';
 import { findIdentityArgument, identityNameSet } from './identity-names.ts';
 import type { InvokeEnvironment } from './invoke/invoke-environment.ts';
@@ -15,7 +16,7 @@ import { invokeTool } from './invoke/invoke-tool.ts';
 import { invokeStream } from './invoke/invoke-stream.ts';
 import { recordInterrupted } from './invoke/record-interrupted.ts';
 import type { InvokeOptions } from './invoke-options.ts';
-import type { JsonSchemaDialect } from './json-schema.ts';
+import { type JsonSchemaDialect, jsonSchemaDialect } from './json-schema.ts';
 import type { JsonSchemaEngine, JsonSchemaEngineFactory, JsonSchemaFormats } from './json-schema-engine.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import { runWithConcurrency } from './run-with-concurrency.ts';
@@ -114,8 +115,13 @@ export class ToolRegistry {
       },
       this.#identityNames,
     );
+    const output = compileOutputCheck(
+      strict,
+      this.#engineFor((strict.outputSchema && jsonSchemaDialect(strict.outputSchema)) ?? strict.dialect),
+    );
     if (previous && previous.tool.parameters !== strict.parameters) previous.arguments.release();
-    this.#tools.set(strict.name, { tool: strict, arguments: check });
+    if (previous?.output && previous.tool.outputSchema !== strict.outputSchema) previous.output.release();
+    this.#tools.set(strict.name, { tool: strict, arguments: check, output });
     return this;
   }
 
@@ -123,6 +129,7 @@ export class ToolRegistry {
   unregister(name: string): boolean {
     const entry = this.#tools.get(name);
     entry?.arguments.release();
+    entry?.output?.release();
     return this.#tools.delete(name);
   }
 

@@ -3,6 +3,7 @@ import type { Actor } from '../security/index.ts';
 import type { JsonSchemaDialect, JsonSchemaObject } from './json-schema.ts';
 import type { ContentPart, StandardSchemaV1 } from '../core/index.ts';
 import type { ToolFailure } from './tool-failure.ts';
+import type { ToolAnnotations } from './tool-annotations.ts';
 import type { ToolOrigin } from './tool-name.ts';
 
 /** What `execute` receives besides the arguments. */
@@ -65,6 +66,8 @@ interface ToolBehaviour<Args, Result> {
    * any other call in doubt gets the `interrupted` outcome instead. @default false
    */
   idempotent?: boolean;
+  /** Hints for clients and people (read-only, destructive, idempotent, open world, a title), served over MCP. */
+  annotations?: ToolAnnotations;
 }
 
 /** What `defineTool` takes. */
@@ -79,6 +82,12 @@ export interface ToolDefinition<Input, Args, Result> extends ToolBehaviour<Args,
   inputJsonSchema?: JsonSchemaObject;
   /** @default 'local' */
   origin?: ToolOrigin;
+  /**
+   * What a result looks like: a Standard Schema validator or a JSON Schema object describing an
+   * object. Every result is checked against it (a result that does not match is an `error`
+   * outcome), and MCP serves it as the tool's `outputSchema`, the result as `structuredContent`.
+   */
+  outputSchema?: StandardSchemaV1 | JsonSchemaObject;
 }
 
 /** A tool, ready to register in a `ToolRegistry`. Create it with `defineTool`. */
@@ -91,6 +100,10 @@ export interface Tool<Args = Record<string, unknown>, Result = unknown> extends 
   readonly dialect: JsonSchemaDialect;
   /** The Standard Schema validator run after the JSON Schema check, when the input was one. */
   readonly validator: StandardSchemaV1 | undefined;
+  /** The JSON Schema every result is checked against (frozen), when the tool declares one. */
+  readonly outputSchema?: Readonly<JsonSchemaObject>;
+  /** The Standard Schema validator of results, when `outputSchema` was one. */
+  readonly outputValidator?: StandardSchemaV1;
 }
 
 /** Any tool, whatever its arguments and result. */

@@ -38,7 +38,7 @@ async function linked() {
   const call = (name: string) =>
     callToolEvents({
       server: 's',
-      client,
+      client: () => client,
       name,
       args: {},
       timeoutMs: 10_000,
@@ -69,6 +69,20 @@ describe('callToolEvents', () => {
     await client.close();
   });
 
+  it('calls after many finished ones (whose controllers are reused) cancel only themselves', async () => {
+    const { call, cancels, cancelled, client } = await linked();
+    for (let i = 0; i < 40; i++) await lastValueFrom(call('quick'));
+    const progress = await firstValueFrom(call('slow').pipe(take(1)));
+    expect(progress).toMatchObject({ type: 'progress', progress: 1 });
+    await expect.poll(() => cancels().length).toBe(1);
+    await expect.poll(() => cancelled.length).toBe(1);
+    // The aborted controller is not reused: the next calls run to their end, uncancelled.
+    for (let i = 0; i < 20; i++) expect(await lastValueFrom(call('quick'))).toMatchObject({ isError: false });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cancels()).toHaveLength(1);
+    await client.close();
+  });
+
   it('an outer signal aborted before subscribe cancels at once', async () => {
     const { client } = await linked();
     const controller = new AbortController();
@@ -76,7 +90,7 @@ describe('callToolEvents', () => {
     const error = await lastValueFrom(
       callToolEvents({
         server: 's',
-        client,
+        client: () => client,
         name: 'slow',
         args: {},
         timeoutMs: 1_000,

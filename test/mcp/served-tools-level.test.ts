@@ -94,3 +94,57 @@ describe('served registry tools at full level (m7)', () => {
     });
   }
 });
+
+describe('served media: a registry tool answers with image, audio and resource blocks (m7)', () => {
+  const PNG =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+  let server: McpServerHandle;
+  beforeAll(async () => {
+    const registry = new ToolRegistry();
+    registry.register(
+      defineTool({
+        name: 'chart',
+        description: 'A chart, a sound and two files.',
+        input: z.object({}),
+        execute: () => 'ok',
+        toModelContent: () => [
+          { type: 'text', text: 'The chart:' },
+          { type: 'image', data: PNG, mediaType: 'image/png' },
+          { type: 'file', data: new Uint8Array([82, 73, 70, 70]), mediaType: 'audio/wav' },
+          { type: 'file', data: btoa('{"a":1}'), mediaType: 'application/json', filename: 'data.json' },
+          {
+            type: 'file',
+            data: new Uint8Array([0, 1, 2]),
+            mediaType: 'application/octet-stream',
+            filename: 'x.bin',
+          },
+        ],
+      }),
+    );
+    server = await serveMcp(registry, { name: 'media', version: '1.0.0', http: { port: 0 } });
+  });
+  afterAll(() => server?.close());
+
+  it('each part keeps its kind instead of a bracketed summary', async () => {
+    const client = await connectMcp({ name: 'c', url: server.url as string });
+    try {
+      const result = await lastValueFrom(client.callTool('chart', {}));
+      expect(result).toMatchObject({
+        type: 'result',
+        isError: false,
+        content: [
+          { type: 'text', text: 'The chart:' },
+          { type: 'image', data: PNG, mimeType: 'image/png' },
+          { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
+          {
+            type: 'resource',
+            resource: { uri: 'attachment:data.json', mimeType: 'application/json', text: '{"a":1}' },
+          },
+          { type: 'resource', resource: { uri: 'attachment:x.bin', blob: 'AAEC' } },
+        ],
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -25,7 +25,7 @@ describe('media from MCP tools reach the model as media (M8)', () => {
     expect(JSON.stringify(parts)).not.toMatch(/"bytes":/);
   });
 
-  it('resource links name their URI for the model; a structured result stays the outcome value', async () => {
+  it('resource links name their URI for the model; a structured result is the outcome value', async () => {
     const links = await registry.invoke({ id: 'i2', name: 'e__get-resource-links', arguments: { count: 2 } });
     expect(links.status).toBe('ok');
     expect(JSON.stringify(links.content)).toMatch(/demo:\/\/resource/);
@@ -35,6 +35,8 @@ describe('media from MCP tools reach the model as media (M8)', () => {
       arguments: { location: 'New York' },
     });
     expect(structured.status).toBe('ok');
-    expect(structured.result).toMatchObject({ structuredContent: { temperature: expect.any(Number) } });
+    // The tool has an output schema: its result is the structured content, checked against it.
+    expect(structured.result).toMatchObject({ temperature: expect.any(Number) });
+    expect(JSON.stringify(structured.content)).toMatch(/temperature/);
   });
 });

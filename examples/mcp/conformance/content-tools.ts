@@ -1,54 +1,15 @@
 /**
- * Conformance fixtures that need the SDK's request context (content blocks, logging, sampling,
- * elicitation, closing an SSE stream), registered on each server instance through `configure`.
+ * Conformance fixtures that need the SDK's request context (logging, sampling, elicitation,
+ * closing an SSE stream) or a schema the registry's strict validator refuses, registered on each
+ * server instance through `configure` (the content fixtures are registry tools:
+ * `registry-fixtures.ts`).
  */
 import { type CallToolResult, fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { PNG_1X1, WAV_TINY } from './media.ts';
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** Tools whose results are content blocks other than text. */
-export function addContentTools(server: McpServer): void {
-  server.registerTool('test_image_content', { description: 'Returns an image' }, () => ({
-    content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/png' }],
-  }));
-  server.registerTool('test_audio_content', { description: 'Returns audio' }, () => ({
-    content: [{ type: 'audio', data: WAV_TINY, mimeType: 'audio/wav' }],
-  }));
-  server.registerTool('test_embedded_resource', { description: 'Returns an embedded resource' }, () => ({
-    content: [
-      {
-        type: 'resource',
-        resource: {
-          uri: 'test://embedded-resource',
-          mimeType: 'text/plain',
-          text: 'This is an embedded resource content.',
-        },
-      },
-    ],
-  }));
-  server.registerTool(
-    'test_multiple_content_types',
-    { description: 'Returns text, image and a resource' },
-    () => ({
-      content: [
-        { type: 'text', text: 'Multiple content types test:' },
-        { type: 'image', data: PNG_1X1, mimeType: 'image/png' },
-        {
-          type: 'resource',
-          resource: {
-            uri: 'test://mixed-content-resource',
-            mimeType: 'application/json',
-            text: '{"test":"data","value":123}',
-          },
-        },
-      ],
-    }),
-  );
-}
 
 /** Tools that talk back to the client during the call. */
 export function addInteractiveTools(server: McpServer): void {
@@ -180,7 +141,11 @@ export function addInteractiveTools(server: McpServer): void {
   );
 }
 
-/** Tools whose JSON Schemas must reach the client unchanged. */
+/**
+ * Tools whose JSON Schemas must reach the client unchanged, and which the registry refuses: its
+ * strict ajv rejects the `x-mcp-header` extension keyword (an unknown keyword) and `required`
+ * names inside `anyOf` that the branch does not define (`strictRequired`).
+ */
 export function addSchemaTools(server: McpServer): void {
   server.registerTool(
     'test_x_mcp_header',

@@ -4,6 +4,7 @@ import { executeArguments } from './execute-arguments.ts';
 import { resultContent } from './model-content.ts';
 import type { InvokeEnvironment } from './invoke-environment.ts';
 import { runExecute } from './run-execute.ts';
+import type { OutputCheck, OutputCheckResult } from '../output-check.ts';
 import type { SettledCall } from './settled-call.ts';
 import { settledBase, type ValidCall } from './valid-call.ts';
 
@@ -29,7 +30,19 @@ export async function executeCall(env: InvokeEnvironment, valid: ValidCall): Pro
   switch (ended.type) {
     case 'value':
       try {
-        return { ...base, status: 'ok', result: ended.value, content: resultContent(tool, ended.value) };
+        const checked = valid.output
+          ? await checkOutput(valid.output, ended.value)
+          : { ok: true as const, value: ended.value };
+        if (!checked.ok) {
+          const message = `The result of ${tool.name} does not match its output schema`;
+          return {
+            ...base,
+            status: 'error',
+            error: { message, issues: checked.issues },
+            modelMessage: message,
+          };
+        }
+        return { ...base, status: 'ok', result: checked.value, content: resultContent(tool, checked.value) };
       } catch (cause) {
         return {
           ...base,
@@ -60,5 +73,14 @@ export async function executeCall(env: InvokeEnvironment, valid: ValidCall): Pro
       return cancelledCall(valid);
     default:
       return ended satisfies never;
+  }
+}
+
+async function checkOutput(output: OutputCheck, result: unknown): Promise<OutputCheckResult> {
+  try {
+    return await output.check(result);
+  } catch {
+    // A validator that throws is a bug in the validator; the result is not served unchecked.
+    return { ok: false, issues: [{ path: '', message: 'the result could not be validated' }] };
   }
 }

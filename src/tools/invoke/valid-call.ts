@@ -1,5 +1,6 @@
 import type { ToolCall } from '../../core/index.ts';
 import type { InvokeOptions } from '../invoke-options.ts';
+import type { OutputCheck } from '../output-check.ts';
 import type { AnyTool, ToolInvocation } from '../tool.ts';
 import type { InvokeEnvironment } from './invoke-environment.ts';
 import type { SettledCall } from './settled-call.ts';
@@ -10,6 +11,8 @@ export interface ValidCall {
   tool: AnyTool;
   invocation: ToolInvocation;
   options: InvokeOptions;
+  /** The check of its result, for a tool with an `outputSchema`. */
+  output?: OutputCheck | undefined;
 }
 
 /**

@@ -55,5 +55,5 @@ export async function validateCall(
     arguments: deepFreeze(result.value),
     actor: options.actor,
   };
-  return { call, tool, invocation, options };
+  return { call, tool, invocation, options, output: entry.output };
 }

@@ -1,19 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 
-/** A request body: parsed JSON, not JSON at all, or longer than allowed. */
-export type JsonBody =
-  | { type: 'json'; value: unknown }
-  | { type: 'invalid'; value?: undefined }
-  | { type: 'too-large'; value?: undefined };
+import type { JsonBody } from '../http/read-json-body.ts';
 
 /**
- * Reads a request body of at most `limit` bytes and parses it as JSON (an empty body is
- * `undefined`). A `Content-Length` over the limit is refused before anything is read; a body that
+ * `readJsonBody` of `rxagent/http` for a Node request: reads a body of at most `limit` bytes and
+ * parses it as JSON (an empty body is `invalid`). A `Content-Length` over the limit is refused before anything is read; a body that
  * grows past it stops being read (the caller answers 413 and closes the connection).
  */
-export async function readJsonBody(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<JsonBody> {
+export async function readNodeJsonBody(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<JsonBody> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return { type: 'too-large' };
+  if (declared > limit) return { kind: 'too-large', maxBytes: limit };
   // Read by events, not `for await`: leaving that loop early destroys the socket, and with it the
   // 413 the caller still has to send.
   const text = await new Promise<string | undefined>((resolve, reject) => {
@@ -28,11 +24,10 @@ export async function readJsonBody(req: IncomingMessage, limit = 4 * 1024 * 1024
     const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
     req.on('data', onData).once('end', onEnd).once('error', reject);
   });
-  if (text === undefined) return { type: 'too-large' };
-  if (text.trim() === '') return { type: 'json', value: undefined };
+  if (text === undefined) return { kind: 'too-large', maxBytes: limit };
   try {
-    return { type: 'json', value: JSON.parse(text) as unknown };
+    return { kind: 'json', value: JSON.parse(text) as unknown };
   } catch {
-    return { type: 'invalid' };
+    return { kind: 'invalid' };
   }
 }
