@@ -1,9 +1,8 @@
 // A worker process of durable runs (test/bullmq/): runs the agent `chat` (an OpenAI-compatible
 // model at a local test server) from the queue named in RXAGENT_TEST; SIGTERM closes it cleanly.
-import { Agent } from '../../../src/agent/index.ts';
 import { durableRuns } from '../../../src/bullmq/index.ts';
-import { openai } from '../../../src/providers/openai/index.ts';
 import { redisRunEventStore, redisSessionStore } from '../../../src/stores/redis/index.ts';
+import { chatAgent } from './chat-agent.ts';
 import type { WorkerConfig } from './durable-setup.ts';
 
 const config = JSON.parse(process.env['RXAGENT_TEST'] ?? '{}') as WorkerConfig;
@@ -19,10 +18,7 @@ const runs = durableRuns({
   lockMs: config.lockMs,
   stalledIntervalMs: config.stalledIntervalMs,
 });
-const agent = new Agent({
-  model: openai('gpt-4o-mini', { apiKey: 'sk-test', baseURL: config.baseURL }),
-  sessions,
-});
+const agent = chatAgent(config.baseURL, sessions);
 const worker = runs.work({ chat: agent }, { concurrency: 2 });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
