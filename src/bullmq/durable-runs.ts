@@ -12,6 +12,7 @@ import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
 import type { Actor } from '../security/actor.ts';
 import { assertSessionId } from '../sessions/session-id.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
+import { dropCheckpoint } from './drop-checkpoint.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
 import { type RunRecord, runBook } from './run-book.ts';
 import { endRun, promote, type RunEnv } from './run-env.ts';
@@ -155,6 +156,9 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       try {
         await queue.add('run', runJobData(run), {
           jobId: run.runId,
+          // A store that fails under a run (the checkpoint stays) is tried again, with backoff.
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1_000 },
           removeOnComplete: true,
           removeOnFail: { age: 7 * 86_400 },
         });
@@ -214,6 +218,7 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       if (was === null || ENDED.has(was)) return false;
       // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
       if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
+        await dropCheckpoint(options.sessions, record.sessionId, runId);
         await endRun(env, runId, record.sessionId, { type: 'cancelled' });
         return true;
       }

@@ -86,7 +86,8 @@ export function startWorker(
   // A job BullMQ failed: its processor threw something unexpected, or it stalled more often than
   // `maxStalledCount` allows (its workers kept dying). Its run ends failed, its watchers told.
   worker.on('failed', (job, error) => {
-    if (!job) return;
+    // Not a retry BullMQ scheduled (a store that failed under the run: it resumes from its checkpoint).
+    if (!job || (job.finishedOn === undefined && job.attemptsMade < (job.opts.attempts ?? 1))) return;
     let run;
     try {
       run = runOfJob(job.data);

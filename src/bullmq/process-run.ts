@@ -3,12 +3,14 @@ import {
   type DurableRunEnd,
   type DurableRunJob,
   driveDurableRun,
+  LAST_RUN_KEY,
   readCheckpoint,
   recordDecision,
 } from '../agent/durable/index.ts';
 import type { Agent } from '../agent/index.ts';
 import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
+import { dropCheckpoint } from './drop-checkpoint.ts';
 import { HandOver } from './hand-over.ts';
 import { endRun, promote, type RunEnv } from './run-env.ts';
 
@@ -43,6 +45,7 @@ export async function processRun(
     case 'ended':
       return;
     case 'cancelled':
+      await dropCheckpoint(env.sessions, sessionId, runId);
       await endRun(env, runId, sessionId, { type: 'cancelled' });
       return;
     case 'wait':
@@ -56,25 +59,20 @@ export async function processRun(
     await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
+    await dropCheckpoint(env.sessions, sessionId, runId);
     await endRun(env, runId, sessionId, { type: 'cancelled' });
     return;
   }
   const end = await driveDurableRun(agent, run, { events: env.events, signal });
-  const reason: unknown = signal.aborted ? signal.reason : undefined;
-  if (reason instanceof HandOver) {
-    // The lock is gone (BullMQ may have given the job to another worker): end what finished,
-    // touch the job in no case.
-    if (reason.how === 'lost') {
-      if (end.type === 'completed') await endRun(env, runId, sessionId, runEnd(end));
-      throw new DelayedError();
-    }
-    // Closing: whatever the attempt made of the abort, the run is not over unless it finished or
-    // parked first; it goes back to the queue, for a worker to resume from its checkpoint.
-    if (end.type !== 'completed' && end.type !== 'awaiting-approval') {
+  if (end.type === 'stopped') {
+    // Closing: the run goes back to the queue, for a worker to resume from its checkpoint.
+    if (signal.reason instanceof HandOver && signal.reason.how === 'close') {
       await env.book.requeue(runId);
       await job.moveToWait(token);
       throw new WaitingError();
     }
+    // The lock is gone (BullMQ may have given the job to another worker): touch nothing.
+    throw new DelayedError();
   }
   await settle(env, run, end, job, token);
 }
@@ -96,8 +94,17 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
       if (await env.book.takeWake(runId)) await promote(env.queue, runId);
       throw new DelayedError();
     }
-    case 'superseded':
+    case 'superseded': {
+      // The run ended in its session, but its worker stopped before saying so: said now.
+      const ended = await endedInSession(env, run);
+      if (ended) {
+        await endRun(env, runId, sessionId, ended);
+        return;
+      }
       // Another worker owns the run now: this one changes nothing, the job included.
+      throw new DelayedError();
+    }
+    case 'stopped':
       throw new DelayedError();
     default:
       end satisfies never;
@@ -111,6 +118,15 @@ function runEnd(end: DurableRunEnd & { type: 'completed' | 'cancelled' | 'failed
   const error = new RxAgentError(end.error.message, end.error.code ?? 'run_failed');
   error.name = end.error.name;
   return { type: 'failed', error };
+}
+
+/** How the run ended, when its session's last run is this one (`undefined` otherwise). */
+async function endedInSession(env: RunEnv, run: DurableRunJob): Promise<RunEnd | undefined> {
+  const session = await env.sessions.get(run.sessionId);
+  const last = session?.metadata[LAST_RUN_KEY] as { runId?: unknown; end?: unknown } | undefined;
+  if (last?.runId !== run.runId) return undefined;
+  if (last.end === 'completed' || last.end === 'cancelled') return { type: last.end };
+  return { type: 'failed', error: new RxAgentError('The run failed', 'run_failed') };
 }
 
 /** Refuses every call of a parked run still waiting for a decision when its time is up. */
