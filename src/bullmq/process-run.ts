@@ -55,8 +55,7 @@ export async function processRun(
     default:
       claim satisfies never;
   }
-  if (claim.was === 'awaiting-approval' && claim.parkedUntil !== undefined && Date.now() >= claim.parkedUntil)
-    await timeOutApprovals(env, run);
+  if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
     await dropCheckpoint(env.sessions, sessionId, runId);
@@ -86,7 +85,8 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
       await endRun(env, runId, sessionId, runEnd(end));
       return;
     case 'awaiting-approval': {
-      const until = Date.now() + env.approvalTimeoutMs;
+      // Each call's time runs from when it was first asked (a run woken and parked again keeps it).
+      const until = Math.min(...end.pending.map((p) => dueAt(env, p.requestedAt)));
       if (!(await env.book.park(runId, until))) return;
       await job.moveToDelayed(until, token);
       // A decision recorded while this worker was parking the run could not wake a job still
@@ -129,10 +129,18 @@ async function endedInSession(env: RunEnv, run: DurableRunJob): Promise<RunEnd |
   return { type: 'failed', error: new RxAgentError('The run failed', 'run_failed') };
 }
 
-/** Refuses every call of a parked run still waiting for a decision when its time is up. */
+/** When a call asked at `requestedAt` (ISO 8601) times out; from now when that is not a date. */
+function dueAt(env: RunEnv, requestedAt: string): number {
+  const asked = Date.parse(requestedAt);
+  return (Number.isNaN(asked) ? Date.now() : asked) + env.approvalTimeoutMs;
+}
+
+/** Refuses each call of a parked run still waiting for a decision whose time is up. */
 async function timeOutApprovals(env: RunEnv, run: DurableRunJob): Promise<void> {
   const checkpoint = await readCheckpoint(env.sessions, run.sessionId);
+  const now = Date.now();
   for (const pending of checkpoint?.pending ?? []) {
+    if (dueAt(env, pending.requestedAt) > now) continue;
     await recordDecision(env.sessions, run.sessionId, run.runId, pending.toolCallId, {
       approved: false,
       reason: 'approval timed out',

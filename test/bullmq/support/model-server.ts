@@ -23,6 +23,7 @@ export async function startModelServer(options: {
   delayMs: number;
   reply?: (body: {
     messages: { role: string; content?: unknown }[];
+    tools?: unknown[];
   }) => Parameters<typeof openaiFrames>[0] | undefined;
 }): Promise<ModelServer> {
   let count = 0;
