@@ -12,6 +12,7 @@ import {
 } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.ts';
+import { RunFailedError } from '../../src/core/index.ts';
 import { textDeltas } from '../../src/agent/index.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
@@ -96,5 +97,45 @@ describe('a run outlives the worker process running it', () => {
     const events = await watcher.all;
     expect(await text(events)).toBe(WORDS.join(''));
     expect(await setup.runs.status(runId)).toBe('completed');
+  }, 40_000);
+
+  it('a run killed with its worker again and again still finishes (maxStalledCount is high)', async () => {
+    model = await startModelServer({ words: WORDS, delayMs: 40 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'] });
+    const { runId } = await setup.runs.start('chat', 'Tell me a long story');
+    const watcher = watch(setup, runId);
+    let seen = 0;
+    for (let kill = 0; kill < 3; kill++) {
+      const worker = setup.spawnWorker();
+      // Each worker gets a little further before it dies.
+      seen += 3;
+      await watcher.deltas(seen);
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
+    setup.spawnWorker();
+    const events = await watcher.all;
+    expect(await text(events)).toBe(WORDS.join(''));
+    expect(events.filter((e) => e.type === 'step-restarted').length).toBeGreaterThanOrEqual(3);
+    expect(await setup.runs.status(runId)).toBe('completed');
+  }, 60_000);
+
+  it('a run whose workers died more often than maxStalledCount allows ends failed (RunLostError), its watchers told', async () => {
+    model = await startModelServer({ words: WORDS, delayMs: 30 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'] }, { maxStalledCount: 0 });
+    const first = setup.spawnWorker();
+    const { runId } = await setup.runs.start('chat', 'Tell me a long story');
+    const watcher = watch(setup, runId);
+    await watcher.deltas(3);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    setup.spawnWorker();
+    const error = await watcher.all.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(RunFailedError.is(error)).toBe(true);
+    expect((error as RunFailedError).remoteName).toBe('RunLostError');
+    expect(await setup.runs.status(runId)).toBe('failed');
   }, 40_000);
 });

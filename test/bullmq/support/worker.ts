@@ -17,6 +17,7 @@ const runs = durableRuns({
   events,
   lockMs: config.lockMs,
   stalledIntervalMs: config.stalledIntervalMs,
+  ...(config.maxStalledCount === undefined ? {} : { maxStalledCount: config.maxStalledCount }),
 });
 const agent = chatAgent(config.baseURL, sessions);
 const worker = runs.work({ chat: agent }, { concurrency: 2 });
