@@ -6,16 +6,17 @@ import type { SessionStore } from '../sessions/session-store.ts';
 const ATTEMPTS = 8;
 
 /**
- * Removes a cancelled run's checkpoint from its session, as the run's own final append would
- * (the finished steps stay; the session's last run says `cancelled`), so the session's next run can
- * start. For a run no worker holds (parked, or waiting in the queue after an earlier attempt);
- * version-checked, so a worker that still wrote would lose. Nothing when the session holds no
- * checkpoint of this run.
+ * Removes the checkpoint of a run that ends without a worker ending it (cancelled while parked or
+ * waiting in the queue; failed by BullMQ) from its session, as the run's own final append would
+ * (the finished steps stay; the session's last run says how it ended), so the session's next run
+ * can start. Version-checked: a worker that still wrote would lose. Nothing when the session holds
+ * no checkpoint of this run.
  */
 export async function dropCheckpoint(
   sessions: SessionStore,
   sessionId: string,
   runId: string,
+  end: 'cancelled' | 'failed' = 'cancelled',
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const session = await sessions.get(sessionId);
@@ -26,7 +27,7 @@ export async function dropCheckpoint(
         expectedVersion: session.version,
         metadata: {
           [RUN_KEY]: undefined,
-          [LAST_RUN_KEY]: { runId, end: 'cancelled', at: new Date().toISOString() },
+          [LAST_RUN_KEY]: { runId, end, at: new Date().toISOString() },
         },
       });
       return;

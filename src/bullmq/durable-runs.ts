@@ -1,5 +1,5 @@
 import { type ConnectionOptions, Queue, type RedisOptions } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
 import { defer, from, type Observable, switchMap } from 'rxjs';
 import type { DurableRunOptions } from '../agent/durable/index.ts';
 import { recordDecision } from '../agent/durable/index.ts';
@@ -97,9 +97,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
   const authorize = options.authorize ?? sameActor;
   const onError = options.onError ?? (() => undefined);
   const given = options.connection instanceof Redis ? options.connection : undefined;
-  // rxagent's own commands are bounded (a few retries, then a typed error to the caller).
-  const client =
-    given ?? new Redis({ maxRetriesPerRequest: 3, ...(options.connection as RedisOptions) } as never);
+  // rxagent's own commands (ioredis's default bound: a command fails after 20 reconnection attempts).
+  const client = given ?? new Redis(options.connection as IORedisOptions & { replyMapping?: never });
   client.on('error', onError);
   // BullMQ's own connections: made from the options, or duplicated from the client given.
   const connection = (given ?? options.connection) as ConnectionOptions;

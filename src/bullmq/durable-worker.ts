@@ -2,6 +2,7 @@ import { type ConnectionOptions, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Agent } from '../agent/index.ts';
 import { RunCancelledError, RunLostError } from '../core/index.ts';
+import { dropCheckpoint } from './drop-checkpoint.ts';
 import { HandOver } from './hand-over.ts';
 import { processRun } from './process-run.ts';
 import { endRun, type RunEnv } from './run-env.ts';
@@ -95,7 +96,12 @@ export function startWorker(
       return;
     }
     const cause = /stalled/i.test(error.message) ? new RunLostError(run.runId, 'writer_gone') : error;
-    endRun(env, run.runId, run.sessionId, { type: 'failed', error: cause }).catch(env.onError);
+    const { runId, sessionId } = run;
+    // Its checkpoint goes too (best effort: the store may be what failed): the session is free.
+    dropCheckpoint(env.sessions, sessionId, runId, 'failed')
+      .catch(env.onError)
+      .then(() => endRun(env, runId, sessionId, { type: 'failed', error: cause }))
+      .catch(env.onError);
   });
   let closing: Promise<void> | undefined;
   const started = (async () => {
