@@ -1,8 +1,7 @@
 import { type ConnectionOptions, Queue, type RedisOptions } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
 import { defer, from, type Observable, switchMap } from 'rxjs';
-import type { DurableRunOptions } from '../agent/durable/index.ts';
-import { recordDecision } from '../agent/durable/index.ts';
+import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
 import { InvalidRequestError, RunNotFoundError } from '../core/index.ts';
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
@@ -12,7 +11,6 @@ import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
 import type { Actor } from '../security/actor.ts';
 import { assertSessionId } from '../sessions/session-id.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
-import { dropCheckpoint } from './drop-checkpoint.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
 import { type RunRecord, runBook } from './run-book.ts';
 import { endRun, promote, type RunEnv } from './run-env.ts';
@@ -217,7 +215,7 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       if (was === null || ENDED.has(was)) return false;
       // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
       if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
-        await dropCheckpoint(options.sessions, record.sessionId, runId);
+        await cancelDurableRun(options.sessions, record.sessionId, runId);
         await endRun(env, runId, record.sessionId, { type: 'cancelled' });
         return true;
       }

@@ -1,8 +1,8 @@
 import { type ConnectionOptions, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { cancelDurableRun } from '../agent/durable/index.ts';
 import type { Agent } from '../agent/index.ts';
 import { RunCancelledError, RunLostError } from '../core/index.ts';
-import { dropCheckpoint } from './drop-checkpoint.ts';
 import { HandOver } from './hand-over.ts';
 import { processRun } from './process-run.ts';
 import { endRun, type RunEnv } from './run-env.ts';
@@ -97,8 +97,9 @@ export function startWorker(
     }
     const cause = /stalled/i.test(error.message) ? new RunLostError(run.runId, 'writer_gone') : error;
     const { runId, sessionId } = run;
-    // Its checkpoint goes too (best effort: the store may be what failed): the session is free.
-    dropCheckpoint(env.sessions, sessionId, runId, 'failed')
+    // Its checkpoint goes too, its finished steps kept (best effort: the store may be what failed):
+    // the session is free for its next run.
+    cancelDurableRun(env.sessions, sessionId, runId)
       .catch(env.onError)
       .then(() => endRun(env, runId, sessionId, { type: 'failed', error: cause }))
       .catch(env.onError);

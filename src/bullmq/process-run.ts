@@ -1,5 +1,6 @@
 import { DelayedError, type Job, WaitingError } from 'bullmq';
 import {
+  cancelDurableRun,
   type DurableRunEnd,
   type DurableRunJob,
   driveDurableRun,
@@ -10,7 +11,6 @@ import {
 import type { Agent } from '../agent/index.ts';
 import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
-import { dropCheckpoint } from './drop-checkpoint.ts';
 import { HandOver } from './hand-over.ts';
 import { endRun, promote, type RunEnv } from './run-env.ts';
 
@@ -45,7 +45,7 @@ export async function processRun(
     case 'ended':
       return;
     case 'cancelled':
-      await dropCheckpoint(env.sessions, sessionId, runId);
+      await cancelDurableRun(env.sessions, sessionId, runId);
       await endRun(env, runId, sessionId, { type: 'cancelled' });
       return;
     case 'wait':
@@ -58,7 +58,7 @@ export async function processRun(
   if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
-    await dropCheckpoint(env.sessions, sessionId, runId);
+    await cancelDurableRun(env.sessions, sessionId, runId);
     await endRun(env, runId, sessionId, { type: 'cancelled' });
     return;
   }
