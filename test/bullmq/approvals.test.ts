@@ -128,4 +128,23 @@ describe('approvals park a run, durably', () => {
       ApprovalNotPendingError.is(e),
     );
   }, 30_000);
+
+  it('a parked run survives every worker process dying; decided later, a new worker resumes it', async () => {
+    model = await startModelServer({ words: [], delayMs: 5, reply: refundReply });
+    setup = durableSetup(model.baseURL, { agents: ['refund'] });
+    const first = setup.spawnWorker();
+    const { runId } = await setup.runs.start('refund', 'Refund me');
+    const watcher = allEvents(setup, runId);
+    await expect.poll(() => setup!.runs.status(runId), { timeout: 15_000 }).toBe('awaiting-approval');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // No worker at all: the decision is recorded and the run waits for one.
+    await setup.appServer().decide(runId, 'call_refund', { approved: true });
+    expect(await jobState(setup, runId)).toBe('waiting');
+    setup.spawnWorker();
+    const events = await watcher;
+    expect(events.at(-1)?.type).toBe('agent-completed');
+    expect(await setup.redis.get(`${setup.config.prefix}:refunds`)).toBe('1');
+    expect(await setup.runs.status(runId)).toBe('completed');
+  }, 40_000);
 });

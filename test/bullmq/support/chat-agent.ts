@@ -8,8 +8,15 @@ import { defineTool } from '../../../src/tools/index.ts';
 export const chatAgent = (baseURL: string, sessions: SessionStore) =>
   new Agent({ model: openai('gpt-4o-mini', { apiKey: 'sk-test', baseURL, retry: false }), sessions });
 
-/** `chat` with a `refund` tool that needs approval; `executed` counts its executions. */
-export function refundAgent(baseURL: string, sessions: SessionStore) {
+/**
+ * `chat` with a `refund` tool that needs approval; `executed` lists its executions in this process,
+ * `onExecute` tells anyone else (a worker process counts them in Redis).
+ */
+export function refundAgent(
+  baseURL: string,
+  sessions: SessionStore,
+  onExecute?: (amount: number) => Promise<unknown>,
+) {
   const executed: number[] = [];
   const refund = defineTool({
     name: 'refund',
@@ -18,6 +25,7 @@ export function refundAgent(baseURL: string, sessions: SessionStore) {
     needsApproval: true,
     execute: async ({ amount }) => {
       executed.push(amount);
+      await onExecute?.(amount);
       return { refunded: amount };
     },
   });
