@@ -157,6 +157,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       await env.book.create(run.runId, { agent, sessionId, owner });
       options.events.open(run.runId, { owner, durable: true });
       try {
+        // Asked on the store's connection after its writes: once answered, any server can attach.
+        await options.events.check?.(run.runId, 0);
         await queue.add('run', runJobData(run), {
           jobId: run.runId,
           // A store that fails under a run (the checkpoint stays) is tried again, with backoff.
