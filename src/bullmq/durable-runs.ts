@@ -257,4 +257,3 @@ function afterSeqOf(runId: string, lastEventId: string | undefined): number {
   if (parsed?.runId !== runId) throw new RunNotFoundError(parsed?.runId ?? lastEventId);
   return parsed.seq;
 }
-
