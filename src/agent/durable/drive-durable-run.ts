@@ -31,7 +31,8 @@ import { durableRunOptions } from './durable-run-options.ts';
 import { eventsSince } from './events-since.ts';
 import { checkpointIn } from './read-checkpoint.ts';
 import { resumeTurn } from './resume-turn.ts';
-import { LAST_RUN_KEY, type RunCheckpoint } from './run-checkpoint.ts';
+import { endAgain, endedRun } from './ended-run.ts';
+import type { RunCheckpoint } from './run-checkpoint.ts';
 import { failedEnd, runEnds } from './run-ends.ts';
 
 /** What `driveDurableRun` needs besides the agent and the job. */
@@ -54,9 +55,10 @@ const REPORTS: ReadonlySet<AgentEvent['type']> = new Set([
 const isCancel = (signal: AbortSignal | undefined): boolean =>
   signal?.aborted === true && RunCancelledError.is(signal.reason);
 
-const superseded = (error: unknown): DurableRunEnd => {
-  if (error instanceof RunSupersededError) return { type: 'superseded' };
-  throw error;
+const superseded = (error: unknown, logger: AgentLogger | undefined): DurableRunEnd => {
+  if (!(error instanceof RunSupersededError)) throw error;
+  logger?.warn({ err: error }, 'durable run superseded: another worker owns it');
+  return { type: 'superseded' };
 };
 
 /**
@@ -74,8 +76,10 @@ const superseded = (error: unknown): DurableRunEnd => {
  * stops at once: a `RunCancelledError` reason removes the checkpoint (`cancelled`; the finished
  * steps stay in the session), any other reason leaves the checkpoint for the next attempt
  * (`stopped`). A version conflict on a checkpoint ends the attempt `superseded` (another worker
- * owns the run) and changes nothing more. Rejects only when the session store fails (the
- * checkpoint stays), for an agent without `sessions` or an event store without `lastSeq`.
+ * owns the run) and changes nothing more. Rejects only when a store fails (the checkpoint stays
+ * for the next attempt), for an agent without `sessions` or an event store without `lastSeq`.
+ * Not carried over from `agent.run`: `stopWhen`, `prepareStep`, `output`, `approve` (decisions come
+ * from `recordDecision`) and the agent's `onConflict` (a conflict means another worker owns the run).
  * @example const end = await driveDurableRun(agent, job, { events, signal });
  */
 export async function driveDurableRun(
@@ -93,14 +97,20 @@ export async function driveDurableRun(
     return failedEnd(new RxAgentError('A durable run job needs a runId and an input array', 'invalid_job'));
   const session = await sessions.get(sessionId);
   const found = checkpointIn(session);
+  let seq = await events.lastSeq(runId);
+  const emit = (event: AgentEvent) => {
+    seq += 1;
+    events.append(runId, { id: eventId(runId, seq), event });
+  };
+  const ended = found?.runId === runId ? undefined : endedRun(session, runId);
+  if (session && ended) {
+    // Already ended (its worker died before the queue heard): it ends as it did.
+    const last = (await eventsSince(events, runId, seq - 1, seq))?.[0];
+    return endAgain(session, ended, last, emit);
+  }
   if (found && found.runId !== runId)
     return failedEnd(new RxAgentError(`Session ${sessionId} has another run in progress`, 'run_in_progress'));
-  if (!found) {
-    const ended = session?.metadata[LAST_RUN_KEY] as { runId?: unknown } | undefined;
-    // Already ended (its worker stopped before the queue heard): nothing to do again.
-    if (ended?.runId === runId) return { type: 'superseded' };
-    if (isCancel(signal)) return { type: 'cancelled' };
-  }
+  if (!found && isCancel(signal)) return { type: 'cancelled' };
   if (signal?.aborted && !isCancel(signal)) return { type: 'stopped' };
   let runEnv: RunEnv;
   try {
@@ -108,12 +118,6 @@ export async function driveDurableRun(
   } catch (error) {
     return failedEnd(error); // a budget out of range
   }
-
-  let seq = await events.lastSeq(runId);
-  const emit = (event: AgentEvent) => {
-    seq += 1;
-    events.append(runId, { id: eventId(runId, seq), event });
-  };
   const history = session?.messages ?? [];
   const checkpoint: RunCheckpoint = found ?? {
     runId,
@@ -134,6 +138,7 @@ export async function driveDurableRun(
     version,
     checkpoint,
     found ? history.length - found.base : 0,
+    signal,
   );
   const hooks = checkpointHooks(writer, () => seq);
   const ends = runEnds({
@@ -144,7 +149,7 @@ export async function driveDurableRun(
     onLimit: runEnv.controls.onLimit,
     logger: env.logger,
   });
-  // What the previous attempt told after its last checkpoint.
+  // What the previous attempt told after its last checkpoint (`undefined`: unknown).
   const told = found ? await eventsSince(events, runId, found.seq, seq) : [];
   let state: RunState = session && found ? restoredState(session, found) : initialState(history, job.input);
 
@@ -154,13 +159,16 @@ export async function driveDurableRun(
   let restartNext: RxAgentError | undefined;
   try {
     // Claims the run: a second worker on it loses at its next write.
-    if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1 }));
-    else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1 }));
+    const owner = globalThis.crypto.randomUUID();
+    if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1, owner }));
+    else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1, owner }));
     if (isCancel(signal)) return await ends.cancel();
-    // Something of a turn after the last checkpoint was told: that turn is streamed again.
-    const restarted = told.some((event) => !REPORTS.has(event.type))
-      ? new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost')
-      : undefined;
+    // Something of a turn after the last checkpoint was told (or may have been): that turn is
+    // streamed again, after `step-restarted`, which costs a watcher nothing if it saw none of it.
+    const restarted =
+      (told?.some((event) => !REPORTS.has(event.type)) ?? true)
+        ? new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost')
+        : undefined;
     const { turn } = writer.current;
     if (turn) {
       await resumeTurn(agent.tools, job.actor, writer.current, told, hooks, emit);
@@ -168,7 +176,9 @@ export async function driveDurableRun(
       restartNext = restarted;
     } else first = runStep(stepEnv, state, restarted);
   } catch (error) {
-    return superseded(error);
+    if (signal?.aborted && !(error instanceof RunSupersededError))
+      return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
+    return superseded(error, env.logger);
   }
 
   const loop$ = loopFrom(stepEnv, first, restartNext).pipe(
@@ -192,8 +202,10 @@ export async function driveDurableRun(
     }),
     catchError((error: unknown): Observable<DurableRunEnd> => {
       // A lost write (a conflict, the store down) ends the attempt, not the run.
-      if (writer.failure) return of(superseded(writer.failure));
-      return from(ends.fail(state, error)).pipe(catchError((lost: unknown) => of(superseded(lost))));
+      if (writer.failure) return of(superseded(writer.failure, env.logger));
+      return from(ends.fail(state, error)).pipe(
+        catchError((lost: unknown) => of(superseded(lost, env.logger))),
+      );
     }),
   );
   if (signal?.aborted) return isCancel(signal) ? ends.cancel() : { type: 'stopped' };

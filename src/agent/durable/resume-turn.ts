@@ -5,29 +5,31 @@ import type { StepCheckpoints } from '../step-checkpoints.ts';
 import type { RunCheckpoint } from './run-checkpoint.ts';
 
 /**
- * A step picked up after its turn was recorded: tells the turn's `step-completed`, or the last
- * outcome's `tool-result`, when `told` (what the previous attempt told after its last checkpoint)
- * lacks it; then settles each call in doubt (started, no outcome) whose tool is not `idempotent`
- * as `interrupted`, through the registry (so the audit records it), recorded before it is told.
+ * A step picked up after its turn was recorded: tells the turn's `step-completed`, the last
+ * outcome's `tool-result` or a park's `approval-requested` when `told` (what the previous attempt
+ * told after its last checkpoint; `undefined` when unknown, and then nothing is told twice) lacks
+ * it; then settles each call in doubt (started, no outcome) whose tool is not `idempotent` as
+ * `interrupted`, through the registry (so the audit records it), recorded before it is told.
  * Calls of idempotent tools stay unanswered: the step runs them again.
  */
 export async function resumeTurn(
   registry: ToolRegistry,
   actor: Actor | undefined,
   checkpoint: RunCheckpoint,
-  told: readonly AgentEvent[],
+  told: readonly AgentEvent[] | undefined,
   hooks: StepCheckpoints,
   emit: (event: AgentEvent) => void,
 ): Promise<void> {
   const { turn, last, outcomes } = checkpoint;
   if (!turn) return;
   const { step } = checkpoint.state;
+  const lacks = (report: (e: AgentEvent) => boolean) => told !== undefined && !told.some(report);
   const callOf = (id: string) => turn.toolCalls.find((call) => call.id === id);
-  if (last.type === 'turn' && !told.some((e) => e.type === 'step-completed' && e.step === step))
+  if (last.type === 'turn' && lacks((e) => e.type === 'step-completed' && e.step === step))
     emit({ type: 'step-completed', step, response: turn });
   if (
     last.type === 'outcome' &&
-    !told.some((e) => e.type === 'tool-result' && e.toolCall.id === last.toolCallId)
+    lacks((e) => e.type === 'tool-result' && e.toolCall.id === last.toolCallId)
   ) {
     const call = callOf(last.toolCallId);
     const outcome = outcomes[last.toolCallId];
@@ -35,7 +37,7 @@ export async function resumeTurn(
   }
   if (last.type === 'parked')
     for (const p of checkpoint.pending)
-      if (!told.some((e) => e.type === 'approval-requested' && e.toolCall.id === p.toolCallId))
+      if (lacks((e) => e.type === 'approval-requested' && e.toolCall.id === p.toolCallId))
         emit({ type: 'approval-requested', step: p.step, toolCall: p.toolCall });
   for (const id of checkpoint.started) {
     const call = callOf(id);

@@ -72,6 +72,9 @@ describe('the order of a durable run’s effects', () => {
       if (type === 'agent-completed') expect(writes.at(-1)).toBeNull();
     });
     expect(log.filter((entry) => 'execute' in entry)).toHaveLength(2);
+    // What durability costs this run: the claim (with the input), each turn, a marker and an
+    // outcome per call, the final append: 1 + 2 + 2 × 2 + 1 session appends for two steps.
+    expect(log.filter((entry) => 'write' in entry)).toHaveLength(8);
     expect(log.filter((entry) => 'told' in entry && entry.told.startsWith('tool-result'))).toHaveLength(2);
   });
 });

@@ -177,7 +177,15 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     expect(JSON.parse(toolMessages[0]?.content as string)).toEqual({ city: 'Oslo', tempC: 18 });
     // The session is the in-process run's, but for the interrupted call's result.
     const reference = agentOn(server.url, countingTools(new Map(), {}), memorySessionStore());
-    await reference.chat(job.input, { sessionId: 'reference' });
+    const inProcess = await reference.chat(job.input, { sessionId: 'reference' });
+    // The result counts every step once, restored ones included.
+    expect(end.type === 'completed' && end.result).toMatchObject({
+      text: inProcess.text,
+      usage: inProcess.usage,
+      finishReason: inProcess.finishReason,
+      messages: session?.messages.slice(0),
+    });
+    expect(end.type === 'completed' && end.result.steps.length).toBe(2);
     const expected = (await reference.options.sessions!.get('reference'))?.messages.map((m) =>
       interrupted && m.role === 'tool' && m.toolCallId === 'call_b' ? toolMessages[1] : m,
     );
