@@ -130,7 +130,7 @@ async function freeSession(env: RunEnv, sessionId: string, head: string): Promis
   const record = await env.book.read(head);
   if (!record || Date.now() - record.createdAt < ORPHAN_AFTER_MS) return false;
   if ((await env.queue.getJobState(head)) !== 'unknown') return false;
-  await cancelDurableRun(env.sessions, sessionId, head);
+  await cancelDurableRun(env.sessions, sessionId, head, { end: 'failed' });
   await endRun(env, head, sessionId, { type: 'failed', error: new RunLostError(head, 'writer_gone') });
   return true;
 }
