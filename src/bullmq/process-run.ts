@@ -1,0 +1,176 @@
+import { DelayedError, type Job, WaitingError } from 'bullmq';
+import {
+  cancelDurableRun,
+  type DurableRunEnd,
+  type DurableRunJob,
+  driveDurableRun,
+  LAST_RUN_KEY,
+  readCheckpoint,
+  recordDecision,
+} from '../agent/durable/index.ts';
+import type { Agent } from '../agent/index.ts';
+import { ApprovalNotPendingError, RunLostError, RxAgentError } from '../core/index.ts';
+import type { RunEnd } from '../http/run-event-store.ts';
+import { HandOver } from './hand-over.ts';
+import { endRun, promote, type RunEnv } from './run-env.ts';
+
+/**
+ * One attempt at a run, as a BullMQ processor: waits its session's turn (the job goes back to
+ * delayed, holding no worker slot), resumes the run from its checkpoint with the core's
+ * `driveDurableRun`, and maps how the attempt ended onto the job: ended (the job completes),
+ * parked (the job waits, delayed, for a decision or the approval timeout), handed over (back to
+ * wait on close; untouched on a lost lock: another worker holds it now).
+ * @throws DelayedError / WaitingError, BullMQ's way of saying the job was moved, not finished
+ */
+export async function processRun(
+  env: RunEnv,
+  agent: Agent | undefined,
+  run: DurableRunJob,
+  job: Job,
+  token: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const { runId, sessionId } = run;
+  const later = async (ms: number): Promise<never> => {
+    await job.moveToDelayed(Date.now() + ms, token);
+    throw new DelayedError();
+  };
+  // A worker that does not run this agent lets one that does take it.
+  if (!agent) return later(env.sessionWaitMs);
+  let claim = await env.book.claim(runId, sessionId);
+  if (claim.type === 'wait' && (await freeSession(env, sessionId, claim.head)))
+    claim = await env.book.claim(runId, sessionId);
+  switch (claim.type) {
+    case 'gone':
+    case 'ended':
+      return;
+    case 'cancelled':
+      await cancelDurableRun(env.sessions, sessionId, runId);
+      await endRun(env, runId, sessionId, { type: 'cancelled' });
+      return;
+    case 'wait':
+      return later(env.sessionWaitMs);
+    case 'run':
+      break;
+    default:
+      claim satisfies never;
+  }
+  if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
+  // A cancel that came between the claim and this worker's listening for it.
+  if (await env.book.cancelRequested(runId)) {
+    await cancelDurableRun(env.sessions, sessionId, runId);
+    await endRun(env, runId, sessionId, { type: 'cancelled' });
+    return;
+  }
+  const end = await driveDurableRun(agent, run, { events: env.events, signal });
+  if (end.type === 'stopped') {
+    // Closing: the run goes back to the queue, for a worker to resume from its checkpoint (unless
+    // a cancel came meanwhile: then it ends here).
+    if (signal.reason instanceof HandOver && signal.reason.how === 'close') {
+      if (await env.book.cancelRequested(runId)) {
+        await cancelDurableRun(env.sessions, sessionId, runId);
+        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        return;
+      }
+      await env.book.requeue(runId);
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    // The lock is gone (BullMQ may have given the job to another worker): touch nothing.
+    throw new DelayedError();
+  }
+  await settle(env, run, end, job, token);
+}
+
+async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: Job, token: string) {
+  const { runId, sessionId } = run;
+  switch (end.type) {
+    case 'completed':
+    case 'cancelled':
+    case 'failed':
+      await endRun(env, runId, sessionId, runEnd(end));
+      return;
+    case 'awaiting-approval': {
+      // Each call's time runs from when it was first asked (a run woken and parked again keeps it).
+      const until = Math.min(...end.pending.map((p) => dueAt(env, p.requestedAt)));
+      if (!(await env.book.park(runId, until))) return;
+      await job.moveToDelayed(until, token);
+      // A decision recorded while this worker was parking the run could not wake a job still
+      // active: it left word instead.
+      if (await env.book.takeWake(runId)) await promote(env.queue, runId);
+      throw new DelayedError();
+    }
+    case 'superseded': {
+      // The run ended in its session, but its worker stopped before saying so: said now.
+      const ended = await endedInSession(env, run);
+      if (ended) {
+        await endRun(env, runId, sessionId, ended);
+        return;
+      }
+      // Another worker owns the run now: this one changes nothing, the job included.
+      throw new DelayedError();
+    }
+    case 'stopped':
+      throw new DelayedError();
+    default:
+      end satisfies never;
+  }
+}
+
+/** A run that has had no job for this long while it still heads its session is lost. */
+const ORPHAN_AFTER_MS = 60_000;
+
+/**
+ * Whether the run heading a session no longer holds it: it ended or is gone (its entry dropped),
+ * or it lost its job long ago (its enqueue failed halfway, or its job was removed from outside
+ * BullMQ's flow: it ends failed, `RunLostError`), so no session waits forever on a dead run.
+ */
+async function freeSession(env: RunEnv, sessionId: string, head: string): Promise<boolean> {
+  if (await env.book.heal(sessionId, head)) return true;
+  const record = await env.book.read(head);
+  if (!record || Date.now() - record.createdAt < ORPHAN_AFTER_MS) return false;
+  if ((await env.queue.getJobState(head)) !== 'unknown') return false;
+  await cancelDurableRun(env.sessions, sessionId, head, { end: 'failed' });
+  await endRun(env, head, sessionId, { type: 'failed', error: new RunLostError(head, 'writer_gone') });
+  return true;
+}
+
+/** How an attempt's end reads to the run's watchers. */
+function runEnd(end: DurableRunEnd & { type: 'completed' | 'cancelled' | 'failed' }): RunEnd {
+  if (end.type !== 'failed') return { type: end.type };
+  // The core's error is already what a watcher may see (name, code, message): kept as it is.
+  const error = new RxAgentError(end.error.message, end.error.code ?? 'run_failed');
+  error.name = end.error.name;
+  return { type: 'failed', error };
+}
+
+/** How the run ended, when its session's last run is this one (`undefined` otherwise). */
+async function endedInSession(env: RunEnv, run: DurableRunJob): Promise<RunEnd | undefined> {
+  const session = await env.sessions.get(run.sessionId);
+  const last = session?.metadata[LAST_RUN_KEY] as { runId?: unknown; end?: unknown } | undefined;
+  if (last?.runId !== run.runId) return undefined;
+  if (last.end === 'completed' || last.end === 'cancelled') return { type: last.end };
+  return { type: 'failed', error: new RxAgentError('The run failed', 'run_failed') };
+}
+
+/** When a call asked at `requestedAt` (ISO 8601) times out; from now when that is not a date. */
+function dueAt(env: RunEnv, requestedAt: string): number {
+  const asked = Date.parse(requestedAt);
+  return (Number.isNaN(asked) ? Date.now() : asked) + env.approvalTimeoutMs;
+}
+
+/** Refuses each call of a parked run still waiting for a decision whose time is up. */
+async function timeOutApprovals(env: RunEnv, run: DurableRunJob): Promise<void> {
+  const checkpoint = await readCheckpoint(env.sessions, run.sessionId);
+  const now = Date.now();
+  for (const pending of checkpoint?.pending ?? []) {
+    if (dueAt(env, pending.requestedAt) > now) continue;
+    await recordDecision(env.sessions, run.sessionId, run.runId, pending.toolCallId, {
+      approved: false,
+      reason: 'approval timed out',
+    }).catch((error: unknown) => {
+      // Decided meanwhile: the decision stands.
+      if (!ApprovalNotPendingError.is(error)) throw error;
+    });
+  }
+}
