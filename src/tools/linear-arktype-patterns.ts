@@ -9,7 +9,7 @@ interface ArkNode {
   compiledCondition?: string;
   compiledNegation?: string;
   traverseAllows?: unknown;
-  precompilation?: string;
+  precompilation?: string | undefined;
   references: ArkNode[];
   $?: { finalize?: (node: ArkNode) => unknown };
 }
