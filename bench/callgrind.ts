@@ -8,8 +8,12 @@
 // `n` streams one after the other and exits. Totals are whole-process instruction counts, so a
 // figure is a difference of two runs: cold = Ir(1 stream) − Ir(0 streams) (the first stream of a
 // process: first-run compilation included, module loading and fetch's lazy start excluded),
-// warm per stream = (Ir(1 + n) − Ir(1)) / n. Environment: CALLGRIND_WRITES (default `1,8`, events
-// per write), CALLGRIND_RUNNERS (`raw,rxagent`), CALLGRIND_WARM_STREAMS (n, default 3),
+// warm per stream = (Ir(1 + w + n) − Ir(1 + w)) / n, after w warm-up streams (the second and third
+// streams of a process still spend instructions on optimising compilation). The children run
+// `node --single-threaded`: V8 compiles and collects garbage on the main thread, so the counts
+// repeat from run to run (with helper threads, how much work they do depends on timing).
+// Environment: CALLGRIND_WRITES (default `1,8`, events per write), CALLGRIND_RUNNERS
+// (`raw,rxagent`), CALLGRIND_WARMUP_STREAMS (w, default 2), CALLGRIND_WARM_STREAMS (n, default 3),
 // CALLGRIND_MODE (`text`). Results also go to `.bench-out/callgrind.json`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,6 +84,7 @@ async function instructions(runner: Runner, mode: string, origin: string, n: num
       // V8 writes and rewrites machine code: valgrind must see every change to translate it anew.
       '--smc-check=all',
       process.execPath,
+      '--single-threaded',
       '--conditions=rxagent-source',
       fileURLToPath(import.meta.url),
       '--child',
@@ -114,6 +119,7 @@ async function parent(): Promise<void> {
   const writes = list(process.env.CALLGRIND_WRITES, '1,8').map(Number);
   const runners = list(process.env.CALLGRIND_RUNNERS, RUNNERS.join(',')) as Runner[];
   const warmStreams = Math.max(1, Number(process.env.CALLGRIND_WARM_STREAMS ?? 3));
+  const warmupStreams = Math.max(0, Number(process.env.CALLGRIND_WARMUP_STREAMS ?? 2));
   const mode = process.env.CALLGRIND_MODE ?? 'text';
   if (!isMode(mode)) throw new Error(`unknown mode ${mode}`);
   const deltas = MODE_SPECS[mode].deltasPerStream;
@@ -123,12 +129,13 @@ async function parent(): Promise<void> {
     for (const perWrite of writes) {
       const origin = originFor(server.origin, perWrite);
       for (const runner of runners) {
-        const [none, one, more] = [
+        const [none, one, warmed, more] = [
           await instructions(runner, mode, origin, 0),
           await instructions(runner, mode, origin, 1),
-          await instructions(runner, mode, origin, 1 + warmStreams),
+          await instructions(runner, mode, origin, 1 + warmupStreams),
+          await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams),
         ];
-        const warmPerStream = (more - one) / warmStreams;
+        const warmPerStream = (more - warmed) / warmStreams;
         const figures = {
           runner,
           eventsPerWrite: perWrite,
@@ -156,7 +163,10 @@ async function parent(): Promise<void> {
     await server.close();
   }
   mkdirSync('.bench-out', { recursive: true });
-  writeFileSync('.bench-out/callgrind.json', `${JSON.stringify({ mode, warmStreams, results }, null, 2)}\n`);
+  writeFileSync(
+    '.bench-out/callgrind.json',
+    `${JSON.stringify({ mode, warmupStreams, warmStreams, results }, null, 2)}\n`,
+  );
 }
 
 const args = process.argv.slice(2);
