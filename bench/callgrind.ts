@@ -12,7 +12,12 @@
 // streams of a process still spend instructions on optimising compilation). The children run
 // `node --single-threaded`: V8 compiles and collects garbage on the main thread, so the counts
 // repeat from run to run (with helper threads, how much work they do depends on timing).
-// Environment: CALLGRIND_WRITES (default `1,8`, events per write), CALLGRIND_RUNNERS
+// Two sources: `memory` feeds the rendered body in process, 1 or 8 events per chunk (each token
+// its own chunk, as a stream read at its own pace arrives; no HTTP), `http` streams it from the
+// bench server (over loopback a reader slower than the server, as every reader under valgrind
+// is, gets ~64 KB per read whatever the write size, so per-chunk costs hardly show there).
+// Environment: CALLGRIND_SOURCES (default `memory,http`), CALLGRIND_WRITES (default `1,8`, events
+// per write or chunk), CALLGRIND_RUNNERS
 // (`raw,rxagent`), CALLGRIND_WARMUP_STREAMS (w, default 2), CALLGRIND_WARM_STREAMS (n, default 3),
 // CALLGRIND_MODE (`text`). Results also go to `.bench-out/callgrind.json`.
 import { spawn } from 'node:child_process';
@@ -44,11 +49,26 @@ async function load(runner: Runner): Promise<StreamOnce> {
     });
 }
 
+/**
+ * The same loops without HTTP (as `cpu.ts`): the body the server renders, `eventsPerChunk` events
+ * per chunk, fed synchronously. One event per chunk is what a client reading at a stream's own
+ * pace meets; over loopback, a reader slower than the server gets many writes per read.
+ */
+async function loadInMemory(runner: Runner, spec: ModeSpec, eventsPerChunk: number): Promise<StreamOnce> {
+  const { bodyChunks, rawPass, rxPass, rxPipeline } = await import('./lib/in-memory-pipeline.ts');
+  const chunks = bodyChunks(spec, 0, eventsPerChunk);
+  if (runner === 'raw') return () => Promise.resolve(rawPass(spec, chunks));
+  const pipeline = rxPipeline(spec, chunks);
+  return () => Promise.resolve(rxPass(pipeline));
+}
+
 /** The child: `n` streams, each verified against what the server sent. */
 async function child(runner: Runner, mode: string, origin: string, n: number): Promise<void> {
   if (!isMode(mode)) throw new Error(`unknown mode ${mode}`);
   const spec = MODE_SPECS[mode];
-  const streamOnce = await load(runner);
+  const streamOnce = origin.startsWith('memory:')
+    ? await loadInMemory(runner, spec, Number(origin.slice('memory:'.length)))
+    : await load(runner);
   await new Response('warm').text(); // fetch's lazy start, outside every figure (as in runner-harness)
   const expected = expectedFor(mode, 1);
   for (let i = 0; i < n; i++) {
@@ -103,6 +123,8 @@ async function instructions(runner: Runner, mode: string, origin: string, n: num
 
 interface Figures {
   runner: Runner;
+  /** `http`: the bench server over loopback; `memory`: the body fed in process, as `cpu.ts`. */
+  source: string;
   eventsPerWrite: number;
   /** Instructions of the process's first stream. */
   cold: number;
@@ -123,44 +145,52 @@ async function parent(): Promise<void> {
   const mode = process.env.CALLGRIND_MODE ?? 'text';
   if (!isMode(mode)) throw new Error(`unknown mode ${mode}`);
   const deltas = MODE_SPECS[mode].deltasPerStream;
-  const server = await startBenchServer(writes);
+  const sources = list(process.env.CALLGRIND_SOURCES, 'memory,http');
+  const server = sources.includes('http') ? await startBenchServer(writes) : undefined;
   const results: Figures[] = [];
   try {
-    for (const perWrite of writes) {
-      const origin = originFor(server.origin, perWrite);
-      for (const runner of runners) {
-        const [none, one, warmed, more] = [
-          await instructions(runner, mode, origin, 0),
-          await instructions(runner, mode, origin, 1),
-          await instructions(runner, mode, origin, 1 + warmupStreams),
-          await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams),
-        ];
-        const warmPerStream = (more - warmed) / warmStreams;
-        const figures = {
-          runner,
-          eventsPerWrite: perWrite,
-          cold: one - none,
-          warmPerStream,
-          warmPerEvent: warmPerStream / deltas,
-        };
-        results.push(figures);
-        console.log(
-          `${mode} · ${perWrite} event(s)/write · ${runner.padEnd(7)} cold ${(figures.cold / 1e6).toFixed(1)} M instr · ` +
-            `warm ${(warmPerStream / 1e6).toFixed(1)} M per stream, ${Math.round(figures.warmPerEvent)} per event`,
-        );
-      }
-      const raw = results.find((r) => r.runner === 'raw' && r.eventsPerWrite === perWrite);
-      const rx = results.find((r) => r.runner === 'rxagent' && r.eventsPerWrite === perWrite);
-      if (raw && rx) {
-        console.log(
-          `${mode} · ${perWrite} event(s)/write · rxagent ÷ raw: cold ${(rx.cold / raw.cold).toFixed(3)}×, ` +
-            `warm ${(rx.warmPerStream / raw.warmPerStream).toFixed(3)}× ` +
-            `(+${Math.round(rx.warmPerEvent - raw.warmPerEvent)} instructions per event)`,
-        );
+    for (const source of sources) {
+      for (const perWrite of writes) {
+        const origin =
+          server && source === 'http' ? originFor(server.origin, perWrite) : `memory:${perWrite}`;
+        const label = `${mode} · ${source} · ${perWrite} event(s)/${source === 'http' ? 'write' : 'chunk'}`;
+        for (const runner of runners) {
+          const [none, one, warmed, more] = [
+            await instructions(runner, mode, origin, 0),
+            await instructions(runner, mode, origin, 1),
+            await instructions(runner, mode, origin, 1 + warmupStreams),
+            await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams),
+          ];
+          const warmPerStream = (more - warmed) / warmStreams;
+          const figures = {
+            runner,
+            source,
+            eventsPerWrite: perWrite,
+            cold: one - none,
+            warmPerStream,
+            warmPerEvent: warmPerStream / deltas,
+          };
+          results.push(figures);
+          console.log(
+            `${label} · ${runner.padEnd(7)} cold ${(figures.cold / 1e6).toFixed(1)} M instr · ` +
+              `warm ${(warmPerStream / 1e6).toFixed(1)} M per stream, ${Math.round(figures.warmPerEvent)} per event`,
+          );
+        }
+        const find = (runner: Runner) =>
+          results.find((r) => r.runner === runner && r.source === source && r.eventsPerWrite === perWrite);
+        const raw = find('raw');
+        const rx = find('rxagent');
+        if (raw && rx) {
+          console.log(
+            `${label} · rxagent ÷ raw: cold ${(rx.cold / raw.cold).toFixed(3)}×, ` +
+              `warm ${(rx.warmPerStream / raw.warmPerStream).toFixed(3)}× ` +
+              `(+${Math.round(rx.warmPerEvent - raw.warmPerEvent)} instructions per event)`,
+          );
+        }
       }
     }
   } finally {
-    await server.close();
+    await server?.close();
   }
   mkdirSync('.bench-out', { recursive: true });
   writeFileSync(
