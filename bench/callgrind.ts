@@ -10,8 +10,10 @@
 // process: first-run compilation included, module loading and fetch's lazy start excluded),
 // warm per stream = (Ir(1 + w + n) − Ir(1 + w)) / n, after w warm-up streams (the second and third
 // streams of a process still spend instructions on optimising compilation). The children run
-// `node --single-threaded`: V8 compiles and collects garbage on the main thread, so the counts
-// repeat from run to run (with helper threads, how much work they do depends on timing).
+// `node --single-threaded --predictable-gc-schedule` with fixed hash and random seeds: V8 compiles
+// and collects garbage on the main thread, on a schedule that does not depend on timing, so the
+// counts repeat from run to run (with helper threads and time-driven heap growth, two runs of the
+// same code differed by 10% per stream).
 // Two sources: `memory` feeds the rendered body in process, 1 or 8 events per chunk (each token
 // its own chunk, as a stream read at its own pace arrives; no HTTP), `http` streams it from the
 // bench server (over loopback a reader slower than the server, as every reader under valgrind
@@ -105,6 +107,9 @@ async function instructions(runner: Runner, mode: string, origin: string, n: num
       '--smc-check=all',
       process.execPath,
       '--single-threaded',
+      '--predictable-gc-schedule',
+      '--hash-seed=1',
+      '--random-seed=1',
       '--conditions=rxagent-source',
       fileURLToPath(import.meta.url),
       '--child',
