@@ -10,20 +10,11 @@
 // `event`: one chunk per SSE event, as the server's one-event-per-write mode), BENCH_CPU_MODES.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { from, type Observable } from 'rxjs';
-import type { StreamEvent } from '../src/core/index.ts';
-import { type SSEMessage, sseDecoder } from '../src/operators/index.ts';
-import { createAnthropicMapper } from '../src/providers/anthropic/create-anthropic-mapper.ts';
-import { openAIChunkMapper } from '../src/providers/openai/map-openai-chunk.ts';
-import { type ChunkMapper, providerStream } from '../src/providers/shared/index.ts';
-import { expectedFor, fixtureFor } from './lib/fixtures.ts';
+import { expectedFor } from './lib/fixtures.ts';
+import { bodyChunks, rawPass, rxPass, rxPipeline } from './lib/in-memory-pipeline.ts';
 import { MODE_SPECS, type Mode, type ModeSpec } from './lib/modes.ts';
-import { createRawConsumer } from './lib/raw-consumer.ts';
-import { renderAnthropic } from './lib/render-anthropic.ts';
-import { renderOpenAI } from './lib/render-openai.ts';
 import { median } from './lib/report.ts';
 import { checkOf, type StreamOutcome } from './lib/runner-harness.ts';
-import { createRxCollector } from './lib/rx-collector.ts';
 import { verify } from './lib/verify.ts';
 
 const ALL_MODES: readonly Mode[] = ['text', 'tools', 'anthropic-text', 'anthropic-tools'];
@@ -33,67 +24,7 @@ const WARMUP = 10;
 /** Bytes per chunk, or 0: one chunk per SSE event. */
 const CHUNK_BYTES = process.env.BENCH_CPU_CHUNK === 'event' ? 0 : Number(process.env.BENCH_CPU_CHUNK ?? 1500);
 
-/**
- * One stream's body, as the server renders it, cut every `CHUNK_BYTES` (mid-event, mid-character),
- * or one chunk per event.
- */
-function chunksOf(spec: ModeSpec): Uint8Array[] {
-  const fixture = fixtureFor(spec.mode);
-  const events = spec.wire === 'openai' ? renderOpenAI(fixture) : renderAnthropic(fixture);
-  const encoder = new TextEncoder();
-  if (CHUNK_BYTES === 0) return events.map((event) => encoder.encode(event));
-  const body = encoder.encode(events.join(''));
-  const chunks: Uint8Array[] = [];
-  for (let i = 0; i < body.length; i += CHUNK_BYTES) chunks.push(body.subarray(i, i + CHUNK_BYTES));
-  return chunks;
-}
-
-function rawPass(spec: ModeSpec, chunks: readonly Uint8Array[]): StreamOutcome {
-  const consumer = createRawConsumer(spec);
-  for (const chunk of chunks) consumer.feed(chunk);
-  return consumer.finish();
-}
-
-/** providerStream with `from(chunks)` as the HTTP client's stream, the model's default options. */
-function pipelineOf(
-  chunks: readonly Uint8Array[],
-  createMapper: () => ChunkMapper<SSEMessage>,
-  spec: ModeSpec,
-): Observable<StreamEvent> {
-  return providerStream({
-    provider: spec.wire,
-    model: 'bench',
-    client: { provider: spec.wire, stream: () => from(chunks) },
-    options: { emitToolCallDeltas: spec.kind === 'tools' },
-    http: () => ({ url: 'http://127.0.0.1/', body: {} }),
-    decoder: sseDecoder(),
-    createMapper,
-  });
-}
-
-/** The pipeline of the provider that speaks `spec.wire`: its own chunk mapper. */
-const rxPipeline = (spec: ModeSpec, chunks: readonly Uint8Array[]): Observable<StreamEvent> =>
-  spec.wire === 'openai'
-    ? pipelineOf(chunks, () => openAIChunkMapper('openai'), spec)
-    : pipelineOf(chunks, () => createAnthropicMapper(), spec);
-
-function rxPass(pipeline: Observable<StreamEvent>): StreamOutcome {
-  const { out, next } = createRxCollector();
-  let completed = false;
-  let failure: unknown;
-  pipeline.subscribe({
-    next,
-    error: (error: unknown) => {
-      failure = error;
-    },
-    complete: () => {
-      completed = true;
-    },
-  });
-  if (failure !== undefined) throw failure;
-  if (!completed) throw new Error('the pipeline did not complete synchronously');
-  return out;
-}
+const chunksOf = (spec: ModeSpec): Uint8Array[] => bodyChunks(spec, CHUNK_BYTES);
 
 const timed = (pass: () => StreamOutcome): number => {
   const t0 = performance.now();

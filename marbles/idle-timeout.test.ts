@@ -88,3 +88,75 @@ describe('idleTimeout: one timer per silence, not per value', () => {
     });
   });
 });
+
+describe('idleTimeout with maxLateMs: no clock read per value, lateness bounded', () => {
+  /** When the stream errors, in virtual time, for a source whose values end at `lastAt`. */
+  const errorTime = (source: string, options: { ms: number; maxLateMs: number; firstMs?: number }) => {
+    const scheduler = createScheduler();
+    let at: number | undefined;
+    let error: unknown;
+    scheduler.run(({ cold, flush }) => {
+      cold(source)
+        .pipe(idleTimeout(options))
+        .subscribe({
+          error: (e: unknown) => {
+            at = scheduler.now();
+            error = e;
+          },
+        });
+      flush();
+    });
+    return { at, error };
+  };
+
+  it('errors after at least ms and less than ms + maxLateMs of silence, wherever the last value falls', () => {
+    for (let lastAt = 0; lastAt < 24; lastAt++) {
+      // Values every frame up to lastAt, then silence (the source would complete much later).
+      const source = `${'a'.repeat(lastAt + 1)}${'-'.repeat(60)}|`;
+      const { at, error } = errorTime(source, { ms: 8, maxLateMs: 3 });
+      expect(TimeoutError.is(error)).toBe(true);
+      expect(error).toMatchObject({ timeoutMs: 8 });
+      const silence = (at as number) - lastAt;
+      expect(silence).toBeGreaterThanOrEqual(8);
+      expect(silence).toBeLessThan(8 + 3);
+    }
+  });
+
+  it('lets a stream through whose gaps stay within ms, and waits firstMs exactly for the first value', () => {
+    createScheduler().run(({ cold, expectObservable }) => {
+      const options = { ms: 4, maxLateMs: 1 };
+      expectObservable(cold('---a---a---a|').pipe(idleTimeout(options))).toBe('---a---a---a|');
+      expectObservable(cold('-------a|').pipe(idleTimeout({ ...options, firstMs: 5 }))).toBe(
+        '-----#',
+        undefined,
+        new TimeoutError(5),
+      );
+      expectObservable(cold('----a---a|').pipe(idleTimeout({ ...options, firstMs: 5 }))).toBe('----a---a|');
+    });
+  });
+
+  it('reads no clock for values, and leaves no timer behind when unsubscribed or completed', () => {
+    const scheduler = createScheduler();
+    let reads = 0;
+    const counting = {
+      now: () => {
+        reads += 1;
+        return scheduler.now();
+      },
+      schedule: scheduler.schedule.bind(scheduler) as typeof scheduler.schedule,
+    };
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const values = `${'ab'.repeat(50)}|`;
+      expectObservable(cold(values).pipe(idleTimeout({ ms: 10, maxLateMs: 2, scheduler: counting }))).toBe(
+        values,
+      );
+      const src = cold('-a-a-a-a-a-|');
+      expectObservable(src.pipe(idleTimeout({ ms: 10, maxLateMs: 2, scheduler: counting })), '----!').toBe(
+        '-a-a',
+      );
+      expectSubscriptions(src.subscriptions).toBe('^---!');
+    });
+    expect(reads).toBe(0);
+    expect(scheduler.actions).toEqual([]);
+  });
+});

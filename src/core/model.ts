@@ -18,7 +18,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Merged case-insensitively over the model's headers. */
   headers?: Record<string, string>;
-  /** Idle time allowed between bytes of the response. */
+  /** Idle time allowed between bytes of the response (between chunks, up to a tenth more: see `ProviderOptions.timeoutMs`). */
   timeoutMs?: number;
   /** Overrides the model's retry options; `false` disables retries. */
   retry?: RetryOptions | false;

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction } from 'rxjs';
 import {
   generateToolCallId,
   type ProviderEvent,
@@ -48,81 +48,91 @@ interface Accumulator {
 export function accumulateToolCalls<E extends ProviderEvent | StreamEvent>(
   options: AccumulateToolCallsOptions = {},
 ): OperatorFunction<E, E> {
+  return (source) => new Observable<E>((subscriber) => source.subscribe(toolCallStage(options, subscriber)));
+}
+
+/**
+ * {@link accumulateToolCalls} as a plain observer that feeds `downstream`: the provider pipeline
+ * chains it straight onto the next stage, with no Observable hop between them (this sits on every
+ * token). One stage per subscription: it holds that subscription's calls.
+ * @example source.subscribe(toolCallStage({}, subscriber))
+ */
+export function toolCallStage<E extends ProviderEvent | StreamEvent>(
+  options: AccumulateToolCallsOptions,
+  downstream: Observer<E>,
+): Observer<E> {
   const emitDeltas = options.emitDeltas === true;
-  return (source) =>
-    new Observable<E>((subscriber) => {
-      // The call each index is assembling now; `done` holds calls a new id replaced at their index.
-      let calls = new Map<number, Accumulator>();
-      let done: Accumulator[] = [];
-      // The previous fragment's call: providers stream one call's fragments in a row.
-      let last: Accumulator | undefined;
+  // The call each index is assembling now; `done` holds calls a new id replaced at their index.
+  let calls = new Map<number, Accumulator>();
+  let done: Accumulator[] = [];
+  // The previous fragment's call: providers stream one call's fragments in a row.
+  let last: Accumulator | undefined;
 
-      const add = (delta: ToolCallDelta) => {
-        let acc = last !== undefined && last.index === delta.index ? last : calls.get(delta.index);
-        // Another id at the same index is another call: servers that leave the index out (Gemini's
-        // OpenAI endpoint) send each parallel call in its own chunk, told apart only by its id.
-        if (acc !== undefined && delta.id && acc.id !== '' && acc.id !== delta.id) {
-          done.push(acc);
-          acc = undefined;
-        }
-        if (acc === undefined) {
-          acc = { index: delta.index, order: calls.size + done.length, id: '', name: '', parts: [] };
-          calls.set(delta.index, acc);
-        }
-        last = acc;
-        if (acc.id === '' && delta.id) acc.id = delta.id;
-        if (acc.name === '' && delta.name) acc.name = delta.name;
-        if (delta.argumentsDelta !== '') acc.parts.push(delta.argumentsDelta);
-      };
+  const add = (delta: ToolCallDelta) => {
+    let acc = last !== undefined && last.index === delta.index ? last : calls.get(delta.index);
+    // Another id at the same index is another call: servers that leave the index out (Gemini's
+    // OpenAI endpoint) send each parallel call in its own chunk, told apart only by its id.
+    if (acc !== undefined && delta.id && acc.id !== '' && acc.id !== delta.id) {
+      done.push(acc);
+      acc = undefined;
+    }
+    if (acc === undefined) {
+      acc = { index: delta.index, order: calls.size + done.length, id: '', name: '', parts: [] };
+      calls.set(delta.index, acc);
+    }
+    last = acc;
+    if (acc.id === '' && delta.id) acc.id = delta.id;
+    if (acc.name === '' && delta.name) acc.name = delta.name;
+    if (delta.argumentsDelta !== '') acc.parts.push(delta.argumentsDelta);
+  };
 
-      /** Emits the assembled calls, if any; false when that failed (the stream has errored). */
-      const flush = (): boolean => {
-        if (calls.size === 0) return true;
-        const pending = [...done, ...calls.values()];
-        calls = new Map();
-        done = [];
-        last = undefined;
-        let toolCalls: ToolCall[];
-        try {
-          toolCalls = pending.sort((a, b) => a.index - b.index || a.order - b.order).map(toToolCall);
-        } catch (error) {
-          subscriber.error(error);
-          return false;
-        }
-        const ready: ToolCallsReady = { type: 'tool-calls-ready', toolCalls };
-        subscriber.next(ready as E);
-        return true;
-      };
+  /** Emits the assembled calls, if any; false when that failed (the stream has errored). */
+  const flush = (): boolean => {
+    if (calls.size === 0) return true;
+    const pending = [...done, ...calls.values()];
+    calls = new Map();
+    done = [];
+    last = undefined;
+    let toolCalls: ToolCall[];
+    try {
+      toolCalls = pending.sort((a, b) => a.index - b.index || a.order - b.order).map(toToolCall);
+    } catch (error) {
+      downstream.error(error);
+      return false;
+    }
+    const ready: ToolCallsReady = { type: 'tool-calls-ready', toolCalls };
+    downstream.next(ready as E);
+    return true;
+  };
 
-      return source.subscribe({
-        next(value) {
-          const event: ProviderEvent | StreamEvent = value;
-          switch (event.type) {
-            case 'tool-call-delta':
-              add(event);
-              if (emitDeltas) subscriber.next(value);
-              return;
-            case 'finish':
-            case 'stream-completed':
-              if (flush()) subscriber.next(value);
-              return;
-            case 'text-delta':
-            case 'reasoning-delta':
-            case 'tool-calls-ready':
-              subscriber.next(value);
-              return;
-            default:
-              // Exhaustive; an unknown event from untyped code passes through.
-              event satisfies never;
-              subscriber.next(value);
-          }
-        },
-        error: (error) => subscriber.error(error),
-        complete() {
-          if (flush()) subscriber.complete();
-        },
-      });
-    });
+  return {
+    next(value) {
+      const event: ProviderEvent | StreamEvent = value;
+      switch (event.type) {
+        case 'tool-call-delta':
+          add(event);
+          if (emitDeltas) downstream.next(value);
+          return;
+        case 'finish':
+        case 'stream-completed':
+          if (flush()) downstream.next(value);
+          return;
+        case 'text-delta':
+        case 'reasoning-delta':
+        case 'tool-calls-ready':
+          downstream.next(value);
+          return;
+        default:
+          // Exhaustive; an unknown event from untyped code passes through.
+          event satisfies never;
+          downstream.next(value);
+      }
+    },
+    error: (error) => downstream.error(error),
+    complete() {
+      if (flush()) downstream.complete();
+    },
+  };
 }
 
 function toToolCall(acc: Accumulator): ToolCall {

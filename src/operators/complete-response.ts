@@ -1,4 +1,4 @@
-import { asyncScheduler, Observable, type OperatorFunction } from 'rxjs';
+import { asyncScheduler, Observable, type Observer, type OperatorFunction } from 'rxjs';
 import {
   assistant,
   type ChatResponse,
@@ -40,58 +40,69 @@ export interface CompleteResponseMeta {
  */
 export function completeResponse(meta: CompleteResponseMeta): OperatorFunction<ProviderEvent, StreamEvent> {
   return (source) =>
-    new Observable<StreamEvent>((subscriber) => {
-      const start = asyncScheduler.now();
-      let firstTokenMs: number | undefined;
-      let text = '';
-      let reasoning = '';
-      const toolCalls: ToolCall[] = [];
-      let finish: FinishPart | undefined;
+    new Observable<StreamEvent>((subscriber) => source.subscribe(completeStage(meta, subscriber)));
+}
 
-      return source.subscribe({
-        next(event) {
-          if (finish !== undefined) return;
-          switch (event.type) {
-            case 'text-delta':
-              text += event.text;
-              break;
-            case 'reasoning-delta':
-              reasoning += event.text;
-              break;
-            case 'tool-call-delta':
-              break;
-            case 'tool-calls-ready':
-              for (const call of event.toolCalls) toolCalls.push(call);
-              subscriber.next(event);
-              return;
-            case 'finish':
-              finish = event;
-              return;
-            default:
-              // Exhaustive; an unknown event from untyped code is ignored.
-              event satisfies never;
-              return;
-          }
-          if (firstTokenMs === undefined) firstTokenMs = asyncScheduler.now() - start;
-          subscriber.next(event);
-        },
-        error: (error) => subscriber.error(error),
-        complete() {
-          if (finish === undefined) {
-            subscriber.error(new IncompleteStreamError());
-            return;
-          }
-          const totalMs = asyncScheduler.now() - start;
-          const timing = firstTokenMs === undefined ? { totalMs } : { firstTokenMs, totalMs };
-          const completed: StreamCompleted = {
-            type: 'stream-completed',
-            response: buildResponse(meta, finish, text, reasoning, toolCalls, timing),
-          };
-          subscriber.next(completed);
-          subscriber.complete();
-        },
-      });
-    });
+/**
+ * {@link completeResponse} as a plain observer that feeds `downstream`, for the provider pipeline
+ * to chain onto `toolCallStage` with no Observable hop between them. Made per subscription: the
+ * clock starts when it is made.
+ * @example source.subscribe(toolCallStage({}, completeStage(meta, subscriber)))
+ */
+export function completeStage(
+  meta: CompleteResponseMeta,
+  downstream: Observer<StreamEvent>,
+): Observer<ProviderEvent> {
+  const start = asyncScheduler.now();
+  let firstTokenMs: number | undefined;
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ToolCall[] = [];
+  let finish: FinishPart | undefined;
+
+  return {
+    next(event) {
+      if (finish !== undefined) return;
+      switch (event.type) {
+        case 'text-delta':
+          text += event.text;
+          break;
+        case 'reasoning-delta':
+          reasoning += event.text;
+          break;
+        case 'tool-call-delta':
+          break;
+        case 'tool-calls-ready':
+          for (const call of event.toolCalls) toolCalls.push(call);
+          downstream.next(event);
+          return;
+        case 'finish':
+          finish = event;
+          return;
+        default:
+          // Exhaustive; an unknown event from untyped code is ignored.
+          event satisfies never;
+          return;
+      }
+      if (firstTokenMs === undefined) firstTokenMs = asyncScheduler.now() - start;
+      downstream.next(event);
+    },
+    error: (error) => downstream.error(error),
+    complete() {
+      if (finish === undefined) {
+        downstream.error(new IncompleteStreamError());
+        return;
+      }
+      const totalMs = asyncScheduler.now() - start;
+      const timing = firstTokenMs === undefined ? { totalMs } : { firstTokenMs, totalMs };
+      const completed: StreamCompleted = {
+        type: 'stream-completed',
+        response: buildResponse(meta, finish, text, reasoning, toolCalls, timing),
+      };
+      downstream.next(completed);
+      downstream.complete();
+    },
+  };
 }
 
 function buildResponse(

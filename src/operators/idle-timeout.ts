@@ -7,6 +7,16 @@ export interface IdleTimeoutOptions {
   ms: number;
   /** Longest wait for the first value, from subscription (e.g. longer, for a slow first token). */
   firstMs?: number;
+  /**
+   * How late the timeout may fire after `ms` of silence between values, in exchange for values
+   * that cost no clock read: a timer checks every `p = ⌊maxLateMs / 2⌋` ms (whole milliseconds,
+   * as platform timers count) whether a value came, and errors after `⌈ms / p⌉` checks in a row
+   * saw none. So the error comes after a silence of at least `ms` and less than `ms + maxLateMs`
+   * (as precise as the platform's timers). Below 2, exact: every value reads the clock. The wait
+   * for the first value is always exact.
+   * @default 0
+   */
+  maxLateMs?: number;
   /** Where time comes from. @default asyncScheduler */
   scheduler?: SchedulerLike;
 }
@@ -15,10 +25,11 @@ export interface IdleTimeoutOptions {
  * Errors with `TimeoutError` when no value arrives within `ms` of subscription (or `firstMs`, when
  * given) or of the previous value; unsubscribes the source.
  *
- * A value only notes the time: one timer runs to the earliest possible deadline and, if a value
- * came meanwhile, re-arms for the new one. So a stream of many values costs a clock read per value
- * and a timer per `ms` of silence, not a timer per value.
- * @param options the silence allowed in ms, or `{ ms, firstMs, scheduler }`.
+ * Exact (the default): a value only notes the time; one timer runs to the earliest possible
+ * deadline and, if a value came meanwhile, re-arms for the new one. So a stream of many values costs
+ * a clock read per value and a timer per `ms` of silence, not a timer per value. With `maxLateMs`,
+ * a value costs one store: a periodic check counts the periods without one (see the option).
+ * @param options the silence allowed in ms, or `{ ms, firstMs, maxLateMs, scheduler }`.
  * @example
  * model.stream(request).pipe(idleTimeout({ ms: 30_000, firstMs: 120_000 }))
  */
@@ -26,8 +37,16 @@ export function idleTimeout<T>(options: number | IdleTimeoutOptions): MonoTypeOp
   const {
     ms,
     firstMs = ms,
+    maxLateMs = 0,
     scheduler = asyncScheduler,
   } = typeof options === 'number' ? { ms: options } : options;
+  return maxLateMs >= 2 && Number.isFinite(ms) && ms > 0
+    ? periodic(ms, firstMs, maxLateMs, scheduler)
+    : exact(ms, firstMs, scheduler);
+}
+
+/** Every value reads the clock; the timer re-arms to the exact deadline. */
+function exact<T>(ms: number, firstMs: number, scheduler: SchedulerLike): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
       let seen = false;
@@ -59,6 +78,59 @@ export function idleTimeout<T>(options: number | IdleTimeoutOptions): MonoTypeOp
                 timer.unsubscribe();
                 timer = arm(ms);
               }
+            }
+            subscriber.next(value);
+          },
+          error: (error) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        }),
+      );
+    });
+}
+
+/**
+ * Values set a flag; a timer every `period` clears it, and errors after `checks` periods in a row
+ * found it clear. Before the first value one timer waits `firstMs` exactly; the first value
+ * replaces it with the periodic check, started then (one timer per stream, not per value), so each
+ * silence is counted from a check at most one period after its last value.
+ */
+function periodic<T>(
+  ms: number,
+  firstMs: number,
+  maxLateMs: number,
+  scheduler: SchedulerLike,
+): MonoTypeOperatorFunction<T> {
+  // A silence from a value to the error spans `checks` whole periods after the check that saw the
+  // value, and less than one before it: [checks·period, (checks + 1)·period) ⊂ [ms, ms + maxLateMs).
+  const period = Math.floor(maxLateMs / 2);
+  const checks = Math.ceil(ms / period);
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      let seen = false;
+      let active = false;
+      let quiet = 0;
+      const tick = function (this: { schedule(state?: undefined, delay?: number): unknown }) {
+        if (active) {
+          active = false;
+          quiet = 0;
+        } else if (++quiet >= checks) {
+          subscriber.error(new TimeoutError(ms));
+          return;
+        }
+        this.schedule(undefined, period);
+      };
+      let timer = scheduler.schedule(() => subscriber.error(new TimeoutError(firstMs)), firstMs);
+      subscriber.add(timer);
+      subscriber.add(
+        source.subscribe({
+          next(value) {
+            active = true;
+            if (!seen) {
+              seen = true;
+              active = false;
+              timer.unsubscribe();
+              timer = scheduler.schedule(tick, period);
+              subscriber.add(timer);
             }
             subscriber.next(value);
           },

@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, Observable, timer } from 'rxjs';
+import { type MonoTypeOperatorFunction, Observable, type Observer, type Subscription, timer } from 'rxjs';
 import { isRetryableError } from '../core/index.ts';
 
 /** Options of {@link retryWithBackoff}. */
@@ -67,42 +67,54 @@ function backoffDelay(attempt: number, o: NormalizedRetryOptions): number {
 export function retryWithBackoff<T>(
   options: number | RetryWithBackoffOptions = {},
 ): MonoTypeOperatorFunction<T> {
-  const o = normalize(options);
+  const attempts = retryingSubscriber(options);
   // One hop per value, not tap + retry: this sits on every token of every stream.
   return (source: Observable<T>) =>
-    new Observable<T>((subscriber) => {
-      // Never reset: after the first value no error is retried, whatever the attempt.
-      let emitted = false;
-      let attempt = 0;
+    new Observable<T>((subscriber) => attempts(source, subscriber, subscriber));
+}
 
-      const giveUp = (error: unknown): boolean => {
-        if (emitted || attempt > o.maxRetries || !o.shouldRetry(error, attempt)) return true;
-        const retryAfter = retryAfterOf(error);
-        return retryAfter !== undefined && retryAfter > o.maxRetryAfterMs;
-      };
-      // Each attempt and each wait is added to the subscriber: unsubscribing ends whichever is live,
-      // one added after the consumer left ends at once, and finished ones drop out of the list.
-      const subscribe = (): void => {
-        subscriber.add(
-          source.subscribe({
-            next(value) {
-              emitted = true;
-              subscriber.next(value);
-            },
-            error(error: unknown) {
-              attempt += 1;
-              if (giveUp(error)) {
-                subscriber.error(error);
-                return;
-              }
-              subscriber.add(
-                timer(retryAfterOf(error) ?? backoffDelay(attempt, o)).subscribe(() => subscribe()),
-              );
-            },
-            complete: () => subscriber.complete(),
-          }),
-        );
-      };
-      subscribe();
-    });
+/**
+ * {@link retryWithBackoff} without its own Observable: subscribes `source` with the retries,
+ * feeding `downstream` (a plain observer, such as the provider pipeline's next stages, so no hop
+ * per value between them) and adding every attempt and wait to `owner`, whose unsubscription ends
+ * whichever is live.
+ * @example retryingSubscriber({ maxRetries: 3 })(attempt$, stages, subscriber)
+ */
+export function retryingSubscriber(
+  options: number | RetryWithBackoffOptions = {},
+): <T>(source: Observable<T>, downstream: Observer<T>, owner: Subscription) => void {
+  const o = normalize(options);
+  return <T>(source: Observable<T>, downstream: Observer<T>, owner: Subscription): void => {
+    // Never reset: after the first value no error is retried, whatever the attempt.
+    let emitted = false;
+    let attempt = 0;
+
+    const giveUp = (error: unknown): boolean => {
+      if (emitted || attempt > o.maxRetries || !o.shouldRetry(error, attempt)) return true;
+      const retryAfter = retryAfterOf(error);
+      return retryAfter !== undefined && retryAfter > o.maxRetryAfterMs;
+    };
+    // Each attempt and each wait is added to the owner: unsubscribing ends whichever is live, one
+    // added after the consumer left ends at once, and finished ones drop out of the list.
+    const subscribe = (): void => {
+      owner.add(
+        source.subscribe({
+          next(value) {
+            emitted = true;
+            downstream.next(value);
+          },
+          error(error: unknown) {
+            attempt += 1;
+            if (giveUp(error)) {
+              downstream.error(error);
+              return;
+            }
+            owner.add(timer(retryAfterOf(error) ?? backoffDelay(attempt, o)).subscribe(() => subscribe()));
+          },
+          complete: () => downstream.complete(),
+        }),
+      );
+    };
+    subscribe();
+  };
 }

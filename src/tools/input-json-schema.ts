@@ -1,7 +1,7 @@
 import { InvalidToolSchemaError, isStandardSchema, type StandardSchemaV1 } from '../core/index.ts';
 import { isRecord, type JsonSchemaObject } from './json-schema.ts';
 import { schemaPatterns } from './linear-patterns.ts';
-import { linearZodPatterns } from './linear-zod-patterns.ts';
+import { linearValidatorPatterns } from './linear-validator-patterns.ts';
 import { validatorJsonSchema } from './validator-json-schema.ts';
 
 /** The JSON Schema of a tool's input and the Standard Schema validator behind it, if any. */
@@ -60,7 +60,7 @@ export function deriveInputSchema(
       schema = inputJsonSchema ?? fromValidator(toolName, input);
       if (inputJsonSchema) assertPatternsCarried(toolName, input, inputJsonSchema);
       // ajv's RE2 accepting a value does not make the validator's own backtracking RegExp fast on it.
-      linearZodPatterns(input);
+      linearValidatorPatterns(toolName, input);
     } else {
       schema = input;
     }

@@ -1,24 +1,4 @@
-import type { RE2JS } from 're2js';
-import { compileLinear } from './linear-regexp.ts';
-
-/**
- * A `RegExp` whose `test` runs on the linear-time engine: same `source` and `flags` (so zod's
- * messages and its JSON Schema stay the same), but `test`, the one method zod's check calls, never
- * backtracks. Other methods (`exec`, `String.prototype.match`) keep the platform's engine.
- */
-class LinearTestRegExp extends RegExp {
-  readonly #linear: RE2JS;
-
-  constructor(pattern: RegExp | string, flags?: string) {
-    super(pattern, flags);
-    // Sticky (`y`): zod tests from lastIndex 0, so the match must start at the beginning.
-    this.#linear = compileLinear(this.sticky ? `^(?:${this.source})` : this.source, this.flags);
-  }
-
-  override test(text: string): boolean {
-    return this.#linear.test(String(text));
-  }
-}
+import { LinearTestRegExp } from './linear-test-regexp.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -13,7 +13,9 @@ export interface ProviderOptions {
   fetch?: typeof globalThis.fetch;
   /**
    * Errors with `TimeoutError` when no byte arrives for this long (before the answer or between
-   * chunks); `Infinity` waits forever. `CallOptions.timeoutMs` overrides it per call.
+   * chunks); `Infinity` waits forever. `CallOptions.timeoutMs` overrides it per call. Before the
+   * answer the wait is exact; between chunks the error may come up to a tenth of it later (a
+   * timer checks for silence, so a chunk costs no clock read).
    * @default 600000 (10 minutes, as the openai SDK: long enough for reasoning models)
    */
   timeoutMs?: number;

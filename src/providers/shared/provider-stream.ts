@@ -1,16 +1,16 @@
-import { defer, type Observable } from 'rxjs';
-import type { CallOptions, ModelPrice, StreamEvent } from '../../core/index.ts';
-import {
-  accumulateToolCalls,
-  completeResponse,
-  idleTimeout,
-  retryWithBackoff,
-  type StreamDecoderFactory,
-} from '../../operators/index.ts';
+import { defer, Observable, type Observer } from 'rxjs';
+import type { CallOptions, ModelPrice, ProviderEvent, StreamEvent } from '../../core/index.ts';
+import { toolCallStage } from '../../operators/accumulate-tool-calls.ts';
+import { completeStage } from '../../operators/complete-response.ts';
+import { idleTimeout, type StreamDecoderFactory } from '../../operators/index.ts';
+import { retryingSubscriber } from '../../operators/retry-with-backoff.ts';
 import { type HttpClient, requestIdOf } from '../../transport/index.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
 import { decodeChunks } from './decode-chunks.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-options.ts';
+
+/** The idle timeout between chunks may fire up to `timeoutMs / 10` late (`idleTimeout`'s `maxLateMs`). */
+const IDLE_LATENESS_DIVISOR = 10;
 
 /**
  * How a provider turns bytes into wire chunks: a decoder (`sseDecoder()`, `ndjsonDecoder()`,
@@ -42,7 +42,7 @@ export interface ProviderStreamBase<Chunk> {
 
 /**
  * The pipeline every HTTP provider shares: request → bytes (timed out after `timeoutMs` of
- * silence, 10 minutes by default) → chunks → provider events, retried with backoff while nothing
+ * silence, 10 minutes by default; between chunks at most a tenth later) → chunks → provider events, retried with backoff while nothing
  * has been emitted, tool calls accumulated, and the turn completed with one `StreamCompleted`
  * carrying the answering request's id. Cold; unsubscribing aborts the request. The call's
  * options win over the model's (`retry: false` in either turns retries off).
@@ -53,7 +53,15 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
   const retry = call?.retry ?? options.retry ?? {};
   const emitDeltas = call?.emitToolCallDeltas ?? options.emitToolCallDeltas ?? false;
   const headers = call?.headers;
-  return defer(() => {
+  const attempts = retry === false ? undefined : retryingSubscriber(retry);
+  const meta = {
+    provider,
+    model: config.model,
+    ...(config.price === undefined ? {} : { price: config.price }),
+  };
+  // retry → accumulateToolCalls → completeResponse as plain observers in one subscriber: one
+  // Observable hop per event between the decoder and the consumer, not four (this sits on every token).
+  return new Observable<StreamEvent>((subscriber) => {
     // Per subscription: the id of the attempt that answered (a retry overwrites a failed one's).
     let requestId: string | undefined;
     const onResponse = (response: Response) => {
@@ -64,18 +72,17 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
       const bytes = config.client.stream(
         headers ? { url, body, headers, onResponse } : { url, body, onResponse },
       );
-      const timed = Number.isFinite(timeoutMs) ? bytes.pipe(idleTimeout(timeoutMs)) : bytes;
+      // Between chunks, up to a tenth late, for no clock read per chunk (this sits on every token).
+      const timed = Number.isFinite(timeoutMs)
+        ? bytes.pipe(idleTimeout({ ms: timeoutMs, maxLateMs: timeoutMs / IDLE_LATENESS_DIVISOR }))
+        : bytes;
       return timed.pipe(decodeChunks(config.decoder, config.createMapper()));
     });
-    const retried = retry === false ? attempt : attempt.pipe(retryWithBackoff(retry));
-    return retried.pipe(
-      accumulateToolCalls({ emitDeltas }),
-      completeResponse({
-        provider,
-        model: config.model,
-        ...(config.price === undefined ? {} : { price: config.price }),
-        requestId: () => requestId,
-      }),
+    const stages: Observer<ProviderEvent> = toolCallStage(
+      { emitDeltas },
+      completeStage({ ...meta, requestId: () => requestId }, subscriber),
     );
+    if (attempts === undefined) subscriber.add(attempt.subscribe(stages));
+    else attempts(attempt, stages, subscriber);
   });
 }

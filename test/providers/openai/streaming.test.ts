@@ -1,5 +1,5 @@
 import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { computeCost, priceOf, type StreamEvent, TimeoutError, user } from '../../../src/index.ts';
 import { openai } from '../../../src/providers/openai/index.ts';
 import { settle } from '../../support/settle.ts';
@@ -120,6 +120,27 @@ describe('openai streaming', () => {
     expect(textOf(events)).toBe('Hello!');
     expect(TimeoutError.is(error)).toBe(true);
     await aborted;
+  });
+
+  it('timeoutMs reads no clock per chunk: 400 one-event chunks, far fewer Date.now calls', async () => {
+    const event = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const chunks = [
+      ...Array.from({ length: 400 }, () => event({ content: 'x' })),
+      event({}, 'stop'),
+      'data: [DONE]\n\n',
+    ];
+    // 1 ms apart, so each event is its own read (written at once, they arrive in one).
+    await servers.start([{ chunks, delayMs: 1 }]);
+    const reads = vi.spyOn(Date, 'now');
+    try {
+      const response = await model({ timeoutMs: 60_000 }).complete({ messages: 'hi' });
+      expect(response.text).toBe('x'.repeat(400));
+      // The exact idle timeout read the clock once per chunk: about one call per event.
+      expect(reads.mock.calls.length).toBeLessThan(100);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('sends the mapped body with stream options and a bearer key', async () => {

@@ -1,0 +1,203 @@
+import { scope, type } from 'arktype';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InvalidToolSchemaError } from '../../src/core/index.ts';
+import { defineTool, ToolRegistry } from '../../src/tools/index.ts';
+
+// `^(a+)+$` against 29 a's and a `!`: a backtracking RegExp tries every way of splitting the a's
+// (2^29) before it fails — 2.5 s of a blocked event loop before the spine fix, ×2 per extra byte.
+const catastrophic = /^(a+)+$/;
+const hostile = `${'a'.repeat(29)}!`;
+// `(a|a)*c|x` matches any string holding an `x` (so the JSON Schema check accepts it), after
+// trying the `(a|a)*c` branch at every position first, in exponential time on a backtracking engine.
+const matchingHostile = `${'a'.repeat(60)}x`;
+const call = (name: string, args: Record<string, unknown>) => ({ id: 'call_1', name, arguments: args });
+
+/**
+ * Records every value the platform's backtracking engine is asked to test that is one of the
+ * hostile strings, and answers `false` at once instead of running it: before the fix the test
+ * fails on the record, without stalling the event loop for seconds. The linear engine
+ * (`LinearTestRegExp`) overrides `test`, so it never reaches `RegExp.prototype.test`.
+ */
+function watchBacktracking(): string[] {
+  const backtracked: string[] = [];
+  const original = RegExp.prototype.test;
+  vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
+    if (text === hostile || text === matchingHostile) {
+      backtracked.push(`${String(this)} on ${text.length} characters`);
+      return false;
+    }
+    return original.call(this, text);
+  });
+  return backtracked;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('valibot regex() actions run on the linear-time engine', () => {
+  const jsonSchema = {
+    type: 'object',
+    properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    required: ['id'],
+  };
+
+  it('a catastrophic pattern on a hostile value is refused by the linear engine, never backtracked', async () => {
+    const id = v.pipe(v.string(), v.regex(catastrophic));
+    const schema = v.object({ id, tags: v.optional(v.array(v.pipe(v.string(), v.regex(/(a|a)*c|x/)))) });
+    const tool = defineTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      input: schema,
+      inputJsonSchema: jsonSchema,
+      execute: ({ id: value, tags }) => `${value} ${tags?.length ?? 0}`,
+    });
+    const registry = new ToolRegistry().register(tool);
+    const backtracked = watchBacktracking();
+
+    expect(await registry.invoke(call('lookup', { id: hostile }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(await registry.invoke(call('lookup', { id: 'aaa', tags: [matchingHostile] }))).toMatchObject({
+      status: 'ok',
+      result: 'aaa 1',
+    });
+    expect(backtracked).toEqual([]);
+    // The same checks as before: valibot's own parse of the caller's schema agrees.
+    expect(v.safeParse(id, 'aaaa').success).toBe(true);
+    expect(v.safeParse(id, 'aab').success).toBe(false);
+    expect(v.safeParse(id, hostile).success).toBe(false);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('patterns that must still work: flags, a lazy schema, a union, and the issue message', async () => {
+    const node: v.GenericSchema = v.object({
+      name: v.pipe(v.string(), v.regex(/^ab$/i, 'not an ab')),
+      next: v.optional(v.lazy(() => node)),
+    });
+    const schema = v.object({
+      root: node,
+      pick: v.union([v.pipe(v.string(), v.regex(/^x+$/)), v.pipe(v.string(), v.regex(catastrophic))]),
+      line: v.pipe(v.string(), v.regex(/^b$/m)),
+      dot: v.pipe(v.string(), v.regex(/^a.b$/s)),
+    });
+    const tool = defineTool({
+      name: 'shapes',
+      description: 'Shapes.',
+      input: schema,
+      inputJsonSchema: {
+        type: 'object',
+        properties: { root: { type: 'object' }, pick: {}, line: {}, dot: {} },
+        required: ['root', 'pick', 'line', 'dot'],
+      },
+      execute: () => 'ok',
+    });
+    const registry = new ToolRegistry().register(tool);
+    const backtracked = watchBacktracking();
+    const good = { root: { name: 'AB', next: { name: 'ab' } }, pick: 'aaa', line: 'x\nb', dot: 'a\nb' };
+    expect(await registry.invoke(call('shapes', good))).toMatchObject({ status: 'ok' });
+    const deep = { ...good, root: { name: 'ab', next: { name: 'ab', next: { name: hostile } } } };
+    const refused = await registry.invoke(call('shapes', deep));
+    expect(refused).toMatchObject({ status: 'invalid_arguments' });
+    expect(JSON.stringify(refused)).toContain('not an ab');
+    expect(await registry.invoke(call('shapes', { ...good, pick: hostile }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(v.safeParse(schema, { ...good, line: 'x\nc' }).success).toBe(false);
+    expect(v.safeParse(schema, { ...good, dot: 'a\n\nb' }).success).toBe(false);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('a pattern RE2 cannot run refuses the tool at registration, naming the tool and the pattern', () => {
+    const define = () =>
+      defineTool({
+        name: 'echo',
+        description: 'Echoes.',
+        input: v.object({ word: v.pipe(v.string(), v.regex(/^(\w)\1$/)) }),
+        inputJsonSchema: { type: 'object' },
+        execute: () => 'ok',
+      });
+    expect(define).toThrow(InvalidToolSchemaError);
+    expect(define).toThrow(/"echo".*valibot pattern \/\^\(\\w\)\\1\$\//);
+  });
+});
+
+describe('arktype pattern constraints run on the linear-time engine', () => {
+  it('a catastrophic pattern on a hostile value is refused by the linear engine, never backtracked', async () => {
+    const schema = type({ id: catastrophic, 'tags?': type(/(a|a)*c|x/).array() });
+    const tool = defineTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      input: schema,
+      execute: ({ id, tags }) => `${id} ${tags?.length ?? 0}`,
+    });
+    const registry = new ToolRegistry().register(tool);
+    const backtracked = watchBacktracking();
+
+    expect(await registry.invoke(call('lookup', { id: hostile }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(await registry.invoke(call('lookup', { id: 'aaa', tags: [matchingHostile] }))).toMatchObject({
+      status: 'ok',
+      result: 'aaa 1',
+    });
+    // The caller's type itself, in both of arktype's paths (allows, and the one that reports).
+    expect(schema.allows({ id: hostile })).toBe(false);
+    expect(String(schema({ id: hostile }))).toContain('id must be matched by ^(a+)+$');
+    expect(schema.allows({ id: 'aaaa' })).toBe(true);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('patterns that must still work: flags, arktype keywords, unions, and other types sharing a pattern', async () => {
+    const schema = type({ name: /^ab$/, 'email?': 'string.email', pick: type(/^x+$/).or(catastrophic) });
+    const tool = defineTool({ name: 'shapes', description: 'Shapes.', input: schema, execute: () => 'ok' });
+    const registry = new ToolRegistry().register(tool);
+    const backtracked = watchBacktracking();
+    const good = { name: 'ab', email: 'bob@example.com', pick: 'aaa' };
+    expect(await registry.invoke(call('shapes', good))).toMatchObject({ status: 'ok' });
+    for (const bad of [{ name: 'AB' }, { email: 'bob' }, { pick: hostile }, { pick: 'xa' }]) {
+      expect(await registry.invoke(call('shapes', { ...good, ...bad }))).toMatchObject({
+        status: 'invalid_arguments',
+      });
+    }
+    // Flags keep their meaning (arktype's JSON Schema drops them, so they are checked on the type).
+    const flagged = type({ name: /^ab$/i, line: /^b$/m, dot: /^a.b$/s });
+    defineTool({ name: 'flags', description: 'Flags.', input: flagged, execute: () => 'ok' });
+    expect(flagged.allows({ name: 'AB', line: 'x\nb', dot: 'a\nb' })).toBe(true);
+    for (const bad of [{ name: 'AC' }, { line: 'x\nc' }, { dot: 'a\n\nb' }]) {
+      expect(flagged.allows({ name: 'AB', line: 'x\nb', dot: 'a\nb', ...bad })).toBe(false);
+    }
+    // A type defined later with the same pattern shares its node; registered, it runs linearly too.
+    const later = type({ other: catastrophic });
+    defineTool({ name: 'later', description: 'Later.', input: later, execute: () => 'ok' });
+    expect(later.allows({ other: hostile })).toBe(false);
+    expect(later.allows({ other: 'a' })).toBe(true);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('a jitless scope (no generated code, as under a CSP) runs its patterns linearly too', async () => {
+    const { lookup } = scope({ lookup: { id: catastrophic } }, { jitless: true }).export();
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 'lookup', description: 'Looks up.', input: lookup, execute: ({ id }) => id }),
+    );
+    const backtracked = watchBacktracking();
+    expect(await registry.invoke(call('lookup', { id: hostile }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(await registry.invoke(call('lookup', { id: 'aa' }))).toMatchObject({ status: 'ok', result: 'aa' });
+    expect(backtracked).toEqual([]);
+  });
+
+  it('a pattern RE2 cannot run refuses the tool at registration, naming the tool and the pattern', () => {
+    const define = () =>
+      defineTool({
+        name: 'echo',
+        description: 'Echoes.',
+        input: type({ word: /^(?=a)\w+$/ }),
+        execute: () => 'ok',
+      });
+    expect(define).toThrow(InvalidToolSchemaError);
+    expect(define).toThrow(/"echo".*arktype pattern/);
+  });
+});
