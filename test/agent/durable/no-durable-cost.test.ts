@@ -26,6 +26,6 @@ describe('the in-process loop without a durable run', () => {
     subscribe.mockRestore();
     expect(invoke.mock.calls.every(([, options]) => options && !('beforeExecute' in options))).toBe(true);
     invoke.mockRestore();
-    expect(subscriptions).toBe(SUBSCRIPTIONS_BEFORE_DURABLE_RUNS);
+    expect(subscriptions).toBeLessThanOrEqual(SUBSCRIPTIONS_BEFORE_DURABLE_RUNS);
   });
 });
