@@ -9,7 +9,7 @@ const servers = useTranscriptServer();
 /**
  * Observable subscriptions one in-process run makes (two steps, two parallel tool calls, a session).
  * Measured with this very test on the commit before durable runs (dc60ea9): the checkpoint hooks,
- * when absent, add no Observable to the loop.
+ * when absent, add no Observable to the loop (later work may only lower the count).
  */
 const SUBSCRIPTIONS_BEFORE_DURABLE_RUNS = 129;
 
