@@ -305,7 +305,12 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     const runId = await page.locator('.assistant').last().getAttribute('data-run');
     // The page stops hearing from the server (a stalled link) while another tab stops the run.
     proxy.freeze();
-    const cancelled = await fetch(`${chat.url}/api/runs/${runId}/cancel`, { method: 'POST' });
+    // Another tab of the same browser: the same person (its cookie).
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const cancelled = await fetch(`${chat.url}/api/runs/${runId}/cancel`, {
+      method: 'POST',
+      headers: { cookie },
+    });
     expect(await cancelled.json()).toEqual({ cancelled: true });
     // The stalled connections are cut; the click goes out before EventSource reconnects (retry: 500).
     proxy.drop();
