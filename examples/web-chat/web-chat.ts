@@ -163,6 +163,8 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
   };
 
   const server = createServer((req, res) => {
+    const refused = foreign(req);
+    if (refused) return send(res, 403, { error: { message: refused } });
     routes(req, res).catch((error: unknown) => {
       const { status, body } = runErrorAnswer(error);
       if (!res.headersSent) send(res, status, body);
@@ -187,6 +189,26 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
         server.close(() => resolve());
       }),
   };
+}
+
+/** The names this machine goes by: the chat answers to these only. */
+const localNames = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Why a request comes from another site, or `undefined` when it does not. Listening on 127.0.0.1
+ * keeps other machines out, not other sites' pages in the person's browser: a host name that is not
+ * this machine's is DNS rebinding (evil.example made to resolve to 127.0.0.1, so its page reads the
+ * answers), and a POST from another origin (a form, or a text/plain fetch, which needs no CORS
+ * preflight) would start runs, spending the person's API key, or answer approvals.
+ */
+function foreign(req: IncomingMessage): string | undefined {
+  const host = req.headers.host ?? '';
+  if (!localNames.has(host.replace(/:\d+$/, '').toLowerCase()))
+    return 'This chat answers at 127.0.0.1 or localhost only';
+  const origin = req.headers.origin;
+  if (req.method !== 'GET' && req.method !== 'HEAD' && origin !== undefined && origin !== `http://${host}`)
+    return 'Requests from another site are refused';
+  return undefined;
 }
 
 /** The cookie that makes a browser a person: a random id, which scripts on the page cannot read. */
