@@ -35,6 +35,9 @@ const wideTable = [
   `|${'---|'.repeat(12)}`,
   `| ${Array.from({ length: 12 }, (_, i) => `value${i}`).join(' | ')} |`,
 ].join('\n');
+/** An honest answer that names HTML tags without backticks (as models often do). */
+const aboutTags =
+  'The <script> tag runs code; <style> holds CSS, and <textarea> a box.\n\nThis paragraph stays.';
 /** What a hostile (or prompt-injected) model may write: HTML that reuses the page's own ids and
  * classes, overlays the page, loads remote images, and pre-empts its own tool call's approval box. */
 const hostileReply = [
@@ -78,6 +81,8 @@ function fakeOpenAI(): Promise<TranscriptServer> {
         chunks: openaiFrames({ text: ['The start ', 'of a reply ', 'that ', 'never ends'] }).slice(0, 3),
         cut: true,
       };
+    if (typeof last?.content === 'string' && /about tags/.test(last.content))
+      return { chunks: openaiFrames({ text: pieces(aboutTags) }) };
     if (typeof last?.content === 'string' && /wide table/.test(last.content))
       return { chunks: openaiFrames({ text: [wideTable] }) };
     if (typeof last?.content === 'string' && /markdown/i.test(last.content))
@@ -233,6 +238,17 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     expect(await page.evaluate(() => Reflect.get(window, '__xss'))).toBeUndefined();
     mkdirSync(output, { recursive: true });
     await page.screenshot({ path: `${output}web-chat.png`, fullPage: true });
+  }, 60_000);
+
+  it('shows the HTML a model writes as text: a reply naming <script> or <style> keeps every word', async () => {
+    await send(page, 'Tell me about tags');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 30_000,
+    });
+    const bubble = page.locator('.assistant').last();
+    await bubble.locator('p', { hasText: 'This paragraph stays.' }).waitFor({ timeout: 5_000 });
+    expect((await bubble.innerText()).trim()).toBe(aboutTags);
+    expect(await bubble.locator('script, style, textarea').count()).toBe(0);
   }, 60_000);
 
   it("keeps each step's text where it belongs: the answer after the tool call it follows", async () => {

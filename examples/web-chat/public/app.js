@@ -24,6 +24,16 @@ const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCo
 marked.use({
   renderer: {
     image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || 'image')}</a>`,
+    // HTML in a reply is shown as the text it is (a line break in a table cell excepted): parsed, an
+    // unclosed or unknown tag, or one the sanitizer removes with its content (<script>, <style>,
+    // <textarea>, <svg>), would swallow the rest of the reply, and a model that names a tag in passing
+    // would lose its answer.
+    html: ({ text, block }) =>
+      /^<br\s*\/?>$/i.test(text.trim())
+        ? '<br>'
+        : block
+          ? `<p>${escapeHtml(text.trim()).replaceAll('\n', '<br>')}</p>`
+          : escapeHtml(text),
   },
 });
 
