@@ -159,6 +159,36 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(shown).not.toContain('>');
   }, 60_000);
 
+  it('at a terminal whose output is piped (rxagent chat | tee log), a line typed ahead does not answer a later approval', async () => {
+    const config = join(home, 'mcp-piped.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+      }),
+    );
+    const pane = startTmux(
+      `rxagent-cli2-${process.pid}-${panes.length}`,
+      `(${cli(`chat --base-url ${openai.url}/v1 --mcp-config ${config}`, { RXAGENT_HOME: home, OPENAI_API_KEY: 'sk-test' })}) | cat`,
+      { columns: 80, rows: 40 },
+    );
+    panes.push(pane);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // no prompt to wait for: output is a pipe
+    type(pane, 'slowly echo hi');
+    await pane.waitFor(/Let /, 30_000);
+    type(pane, 'what about rust?');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(pane.text()).not.toMatch(/↳ rejected/);
+    type(pane, 'y');
+    await pane.waitFor(/↳ ok: /);
+    await expect
+      .poll(() => messagesOf(openai, -1).at(-1)!.content, { timeout: 10_000 })
+      .toBe('what about rust?');
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 90_000);
+
   it('sends a pasted block of lines as one message, when Enter is pressed', async () => {
     const pane = start('');
     await pane.waitFor(/^>\s*$/m, 30_000);
