@@ -37,6 +37,10 @@ function fakeOpenAI(): Promise<TranscriptServer> {
           text: ['Hi \x1b]0;PWNED\x07', '\x1b[31mred\x1b[0m\x07 ba\b\bXX', ' \x9b2J\r\nOK'],
         }),
       };
+    // A hostile model that turns the terminal's bracketed paste off (7-bit and 8-bit CSI), so that
+    // a block pasted next would be sent line by line, the first at once.
+    if (said.includes('paste off'))
+      return { chunks: openaiFrames({ text: ['Paste \x1b[?2004l', '\x9b?2004l\x1b[201~ done.'] }) };
     if (said.includes('escape tool'))
       return {
         chunks: openaiFrames({ toolCalls: [{ id: 'call_e', name: 'x\x1b[2Jy', arguments: '{}' }] }),
@@ -356,6 +360,17 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(
       execFileSync('tmux', ['-L', pane.name, 'display', '-p', '#{pane_title}'], { encoding: 'utf8' }),
     ).not.toContain('PWNED');
+    type(pane, 'paste off');
+    await pane.waitFor(/ done\.\n>/);
+    const before = openai.requests.length;
+    pane.paste('first line\nsecond line');
+    await pane.waitFor(/second line/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(openai.requests.length).toBe(before);
+    pane.send('Enter');
+    await expect.poll(() => openai.requests.length, { timeout: 10_000 }).toBe(before + 1);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe('first line\nsecond line');
+    await pane.waitFor(/meet you\.\n>/);
     pane.send('C-d');
     await pane.waitFor(/EXITED 0/);
   }, 60_000);
