@@ -81,6 +81,16 @@ function fakeOpenAI(): Promise<TranscriptServer> {
         chunks: openaiFrames({ text: ['The start ', 'of a reply ', 'that ', 'never ends'] }).slice(0, 3),
         cut: true,
       };
+    if (typeof last?.content === 'string' && /two emails/.test(last.content))
+      return {
+        chunks: openaiFrames({
+          text: ['Sending both.'],
+          toolCalls: [
+            { id: 'call_b', name: 'send_email', arguments: '{"to":"Bob","subject":"Hi"}' },
+            { id: 'call_e', name: 'send_email', arguments: '{"to":"eve@evil.example","subject":"Hi"}' },
+          ],
+        }),
+      };
     if (typeof last?.content === 'string' && /about tags/.test(last.content))
       return { chunks: openaiFrames({ text: pieces(aboutTags) }) };
     if (typeof last?.content === 'string' && /wide table/.test(last.content))
@@ -240,6 +250,22 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     await page.screenshot({ path: `${output}web-chat.png`, fullPage: true });
   }, 60_000);
 
+  it('says in each approval box which call it decides: two emails, one approved, one rejected', async () => {
+    await send(page, 'Send two emails');
+    const bubble = page.locator('.assistant').last();
+    await bubble.locator('.approval button.approve:not([disabled])').nth(1).waitFor({ timeout: 15_000 });
+    const boxes = bubble.locator('.approval');
+    expect(await boxes.count()).toBe(2);
+    await boxes.filter({ hasText: '"to":"Bob"' }).locator('button.approve').click();
+    await boxes.filter({ hasText: '"to":"eve@evil.example"' }).locator('button.reject').click();
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 15_000,
+    });
+    const tools = await bubble.locator('.tool').allTextContents();
+    expect(tools.find((line) => line.includes('Bob'))).toContain('"sent":true');
+    expect(tools.find((line) => line.includes('eve@'))).not.toContain('"sent":true');
+  }, 60_000);
+
   it('shows the HTML a model writes as text: a reply naming <script> or <style> keeps every word', async () => {
     await send(page, 'Tell me about tags');
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
@@ -378,11 +404,10 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       body: JSON.stringify({ message, sessionId: 'multibyte' }),
     });
     expect(answer.status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const seen = openai.requests.map(
-      (r) => (r.json as { messages: { content: unknown }[] }).messages.at(-1)?.content,
-    );
-    expect(seen).toContain(message);
+    // The run starts at once; its model request follows a moment later (longer on a loaded machine).
+    const seen = () =>
+      openai.requests.map((r) => (r.json as { messages: { content: unknown }[] }).messages.at(-1)?.content);
+    await expect.poll(() => seen().includes(message), { timeout: 10_000 }).toBe(true);
   }, 60_000);
 
   it('sends a multi-line message as written: a pasted block keeps its lines, Shift+Enter adds one', async () => {

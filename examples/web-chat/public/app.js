@@ -308,7 +308,11 @@ function ask(runId, toolCall, view) {
   view.approvals.set(toolCall.id, box);
   view.waiting.add(toolCall.id);
   view.live();
-  box.append(`Allow ${toolCall.name}?`);
+  // The box says which call it decides: a step may ask for several calls of one tool.
+  const question = document.createElement('span');
+  question.className = 'question';
+  question.textContent = `Allow ${toolCall.name}(${visibleJson(toolCall.arguments)})?`;
+  box.append(question);
   const buttons = [];
   for (const [label, approved] of [
     ['Approve', true],
