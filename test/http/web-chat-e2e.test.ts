@@ -486,6 +486,32 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     }
   }, 90_000);
 
+  it('brings the conversation back through a flaky network after a reload, and says so when it cannot', async () => {
+    const tab = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    try {
+      await tab.goto(proxy.url);
+      await send(tab, 'Tell me a story');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 30_000,
+      });
+      // The first two tries to load the conversation fail as a dropped connection would.
+      let failures = 2;
+      await tab.route('**/api/sessions/**', (route) =>
+        failures-- > 0 ? route.abort('connectionreset') : route.continue(),
+      );
+      await tab.reload();
+      await tab.locator('.user', { hasText: 'Tell me a story' }).waitFor({ timeout: 15_000 });
+      await tab.locator('.assistant .text', { hasText: 'The end.' }).waitFor();
+      // When the server stays out of reach, the page says the conversation is not shown.
+      await tab.unroute('**/api/sessions/**');
+      await tab.route('**/api/sessions/**', (route) => route.abort('connectionrefused'));
+      await tab.reload();
+      await tab.locator('.error', { hasText: 'could not be loaded' }).waitFor({ timeout: 30_000 });
+    } finally {
+      await tab.close();
+    }
+  }, 90_000);
+
   it('shows a reply that failed mid-way: the failure is said, and the chat goes on', async () => {
     await send(page, 'A reply that breaks off');
     await page.locator('.error', { hasText: 'The run failed' }).waitFor({ timeout: 30_000 });

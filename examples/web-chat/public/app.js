@@ -1,4 +1,4 @@
-/* global crypto, document, sessionStorage, fetch, EventSource, MessageEvent, window, requestAnimationFrame */
+/* global crypto, document, sessionStorage, fetch, EventSource, MessageEvent, window, requestAnimationFrame, setTimeout */
 // The page's side of the web chat: POST a message, then watch the run with EventSource. A dropped
 // connection is retried by the browser with Last-Event-ID, so the server sends only what was
 // missed; Stop is a POST that cancels the run on the server (closing the page does not).
@@ -355,12 +355,23 @@ function ask(runId, toolCall, view) {
  */
 async function restore() {
   let answer;
-  try {
-    const response = await fetch(`/api/sessions/${sessionId}`);
-    if (!response.ok) return;
-    answer = await response.json();
-  } catch {
-    return; // Nothing to show; the first send says what is wrong.
+  // A phone coming back from the background often has no network for a moment: a few tries, 0.5 s
+  // to 4 s apart, before saying so (a message sent then would continue a conversation not shown).
+  for (let attempt = 0; answer === undefined; attempt += 1) {
+    try {
+      const response = await fetch(`/api/sessions/${sessionId}`);
+      if (response.status === 404) return; // a new conversation
+      if (response.ok) answer = await response.json();
+    } catch {
+      // Not reached, or cut off: try again.
+    }
+    if (answer !== undefined) break;
+    if (attempt === 4) {
+      return fail(
+        'The conversation so far could not be loaded: the server cannot be reached. Reload to try again.',
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
   }
   let view;
   for (const message of answer.messages) {
