@@ -58,6 +58,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const running = new Map<string, { name: string; since: number }>();
   let reply: { subscription: Subscription; text: string; said: string } | undefined;
   let answer: ((line: string | undefined) => void) | undefined;
+  /** The approval question last asked. */
+  let question = '';
   let closed = false;
   let end: ((how: ChatEnd) => void) | undefined;
   const ended = new Promise<ChatEnd>((resolve) => (end = resolve));
@@ -67,7 +69,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
 
   const approve = (request: ApprovalRequest) =>
     new Promise<boolean>((resolve) => {
-      write(`${wrap.flush()}? allow ${request.toolCall.name}? [y/N] `);
+      question = `? allow ${request.toolCall.name}? [y/N] `;
+      write(wrap.flush() + question);
       wrap.reset();
       const decide = (line: string | undefined) => {
         echo.muted = interactive && reply !== undefined;
@@ -214,7 +217,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   }
 
   rl.on('line', (line) => {
-    if (answer) {
+    // A pasted block is a message even at the question: only a typed line answers it.
+    if (answer && !pasting && pasted.length === 0) {
       const respond = answer;
       answer = undefined;
       return respond(line);
@@ -227,6 +231,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     const message = [...pasted, line].join('\n');
     pasted = [];
     rl.setPrompt('> ');
+    // The question still waits: it is asked again under the pasted block.
+    if (answer) write(question);
     queue.push(message);
     next();
   });

@@ -307,6 +307,22 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/> hi\nHello! Nice to meet you\.\n>/);
     expect(messagesOf(openai, -1).at(-1)!.content).toBe('hi');
 
+    // A block pasted at the question is the next message, not the answer: its first line 'y'
+    // approves nothing, and the question waits for a typed answer.
+    type(pane, 'please echo once more');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]$/m);
+    const decided = (pane.text().match(/↳ (ok|rejected)/g) ?? []).length;
+    pane.paste('y\nthen summarise');
+    pane.send('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect((pane.text().match(/↳ (ok|rejected)/g) ?? []).length).toBe(decided);
+    type(pane, 'n');
+    await pane.waitFor(/↳ rejected[^]*Echoed\.\n/);
+    await expect
+      .poll(() => messagesOf(openai, -1).at(-1)!.content, { timeout: 10_000 })
+      .toBe('y\nthen summarise');
+    await pane.waitFor(/meet you\.\n>\s*$/);
+
     type(pane, 'a slow tool please');
     await pane.waitFor(/\? allow everything__trigger-long-running-operation\? \[y\/N\]/);
     type(pane, 'y');
