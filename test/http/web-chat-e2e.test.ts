@@ -502,6 +502,31 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       await tab.reload();
       await tab.locator('.user', { hasText: 'Tell me a story' }).waitFor({ timeout: 15_000 });
       await tab.locator('.assistant .text', { hasText: 'The end.' }).waitFor();
+      // A message sent while the conversation is still loading waits: it goes after it, not before.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await tab.unroute('**/api/sessions/**');
+      await tab.route('**/api/sessions/**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await tab.reload();
+      await tab.fill('#prompt', 'Tell me another one');
+      await tab.press('#prompt', 'Enter');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await tab.inputValue('#prompt')).toBe('Tell me another one');
+      release();
+      await tab.locator('.assistant .text', { hasText: 'The end.' }).waitFor({ timeout: 15_000 });
+      await tab.press('#prompt', 'Enter');
+      await tab.locator('.user', { hasText: 'Tell me another one' }).waitFor();
+      expect(await tab.locator('.user').allTextContents()).toEqual([
+        'Tell me a story',
+        'Tell me another one',
+      ]);
+      await tab.click('#stop');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped', null, {
+        timeout: 15_000,
+      });
       // When the server stays out of reach, the page says the conversation is not shown.
       await tab.unroute('**/api/sessions/**');
       await tab.route('**/api/sessions/**', (route) => route.abort('connectionrefused'));

@@ -17,6 +17,8 @@ const [messages, composer, prompt, send, stop, statusLine] = '#messages #compose
   .map($);
 const status = (text) => (statusLine.textContent = text);
 let current;
+/** Whether the conversation so far is still being loaded (see restore): a message waits for it. */
+let restoring = true;
 
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 // An image would be fetched as soon as it is shown, and its URL can carry anything the model read
@@ -106,7 +108,7 @@ prompt.addEventListener('input', fit);
 composer.addEventListener('submit', async (event) => {
   event.preventDefault();
   const message = prompt.value.trim();
-  if (message === '' || current) return;
+  if (message === '' || current || restoring) return;
   prompt.value = '';
   fit();
   const bubble = add('user', message);
@@ -391,4 +393,11 @@ async function restore() {
   }
 }
 
-void restore();
+send.disabled = true;
+status('loading…');
+void restore().finally(() => {
+  restoring = false;
+  if (current) return;
+  send.disabled = false;
+  if (statusLine.textContent === 'loading…') status('idle');
+});
