@@ -8,7 +8,7 @@ const WIDE =
 /** Halfwidth kana and Hangul: one column, though of the scripts above. */
 const NARROW = /[\uff61-\uffdc]/u;
 /**
- * Combining marks (accents, variation selectors), invisible format characters (ZWJ, bidi), and
+ * Combining marks (accents, variation selectors but VS16), invisible format characters (ZWJ, bidi), and
  * Hangul jamo vowels and finals (they join the syllable before, as wcwidth counts them).
  */
 const NONE = /[\p{M}\p{Cf}\u1160-\u11ff\ud7b0-\ud7ff]/u;
@@ -23,6 +23,8 @@ const NONE = /[\p{M}\p{Cf}\u1160-\u11ff\ud7b0-\ud7ff]/u;
  * @example columnsOf('漢') === 2; columnsOf('a') === 1; columnsOf('\u0301') === 0
  */
 export function columnsOf(char: string): 0 | 1 | 2 {
+  // VS16 asks for emoji presentation: a text-default emoji before it (❤️, 1️⃣) takes two columns.
+  if (char === '\ufe0f') return 1;
   if (NONE.test(char)) return 0;
   if (NARROW.test(char)) return 1;
   return WIDE.test(char) ? 2 : 1;

@@ -14,8 +14,15 @@ describe('columnsOf', () => {
     expect(widths('aZ9 жωب─ｱﾞ·é')).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   });
 
+  it('counts an emoji that is text by default but asked for as emoji (VS16) as two columns', () => {
+    const sum = (text: string) => widths(text).reduce((a, b) => a + b, 0);
+    expect(sum('\u2764\ufe0f')).toBe(2);
+    expect(sum('1\ufe0f\u20e3')).toBe(2);
+    expect(sum('\u2764')).toBe(1);
+  });
+
   it('gives combining marks, variation selectors, ZWJ, bidi controls and jamo finals none', () => {
-    expect(widths('\u0301\u0308\ufe0f\u200d\u202e\u2066\u200b')).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect(widths('\u0301\u0308\ufe0e\u200d\u202e\u2066\u200b')).toEqual([0, 0, 0, 0, 0, 0, 0]);
     // A decomposed Hangul syllable: the leading consonant is wide, the vowel and final join it.
     expect(widths('\u1100\u1161\u11a8')).toEqual([2, 0, 0]);
   });
