@@ -15,7 +15,7 @@ describe('columnsOf', () => {
   });
 
   it('counts an emoji that is text by default but asked for as emoji (VS16) as two columns', () => {
-    const sum = (text: string) => widths(text).reduce((a, b) => a + b, 0);
+    const sum = (text: string) => widths(text).reduce<number>((a, b) => a + b, 0);
     expect(sum('\u2764\ufe0f')).toBe(2);
     expect(sum('1\ufe0f\u20e3')).toBe(2);
     expect(sum('\u2764')).toBe(1);
