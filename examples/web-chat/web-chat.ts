@@ -6,11 +6,15 @@
  *   POST /api/runs/:id/cancel           stops the run (a disconnect does not)
  *   POST /api/runs/:id/approvals/:call  { approved } answers a pending approval
  *   GET  /api/sessions/:id              the conversation so far, and the run in progress (a reload)
+ *
+ * Each browser is a person (an actor): the page gives it a random id in an HttpOnly, SameSite=Strict
+ * cookie. Its conversations and runs are its own: another browser (or another site's page, or curl)
+ * that knows or guesses a session or run id gets what an unknown id gets, a 404.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, type ChatModel, defineTool, memorySessionStore, textOf } from 'rxagent';
+import { type Actor, Agent, type ChatModel, defineTool, memorySessionStore, textOf } from 'rxagent';
 import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
 import { finalize } from 'rxjs';
 import { z } from 'zod';
@@ -65,15 +69,21 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
 
   const routes = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const known = actorOf(req);
     const asset = assets[url.pathname];
     if (req.method === 'GET' && asset) {
       const body = await readFile(asset);
+      // The page makes a person of the browser that opens it (if it is not one already).
+      if (!known && url.pathname === '/') newActor(res);
       res
         .writeHead(200, { 'content-type': types[asset.pathname.endsWith('.html') ? 'html' : 'js']! })
         .end(body);
       return;
     }
+    const actor = known;
     if (req.method === 'POST' && url.pathname === '/api/chat') {
+      // A browser that never opened the page (a script) becomes a person by sending.
+      const owner = actor ?? newActor(res);
       const { message, sessionId } = (await json(req)) as { message?: unknown; sessionId?: unknown };
       if (typeof message !== 'string' || typeof sessionId !== 'string' || !/^[\w-]{1,64}$/.test(sessionId)) {
         return send(res, 400, { error: { message: 'message and sessionId are required' } });
@@ -82,27 +92,33 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
         return send(res, 413, {
           error: { message: `A message holds at most ${maxMessageLength} characters` },
         });
-      const before = (await sessions.get(sessionId))?.messages.length ?? 0;
+      const key = storeKey(owner, sessionId);
+      const before = (await sessions.get(key))?.messages.length ?? 0;
       const entry = { runId: '', message, before };
       let ended = false;
-      const { id } = runs.start(({ approve, signal }) =>
-        agent.run(message, { sessionId, approve, signal }).pipe(
-          finalize(() => {
-            ended = true;
-            if (inProgress.get(sessionId) === entry) inProgress.delete(sessionId);
-          }),
-        ),
+      const { id } = runs.start(
+        ({ approve, signal }) =>
+          agent.run(message, { sessionId: key, approve, signal }).pipe(
+            finalize(() => {
+              ended = true;
+              if (inProgress.get(key) === entry) inProgress.delete(key);
+            }),
+          ),
+        { actor: owner },
       );
       entry.runId = id;
-      if (!ended) inProgress.set(sessionId, entry);
+      if (!ended) inProgress.set(key, entry);
       return send(res, 201, { runId: id });
     }
     const session = /^\/api\/sessions\/([\w-]{1,64})$/.exec(url.pathname);
     if (req.method === 'GET' && session) {
-      const sessionId = session[1]!;
-      const run = inProgress.get(sessionId);
+      const key = actor && storeKey(actor, session[1]!);
+      const run = key === undefined ? undefined : inProgress.get(key);
+      const stored = key === undefined ? undefined : await sessions.get(key);
+      // Another person's session is not found, exactly as one nobody started.
+      if (!stored && !run) return send(res, 404, { error: { message: 'Not found' } });
       // A run's turn joins the session as it ends: until then the page shows it from the run.
-      const messages = ((await sessions.get(sessionId))?.messages ?? []).slice(0, run?.before);
+      const messages = (stored?.messages ?? []).slice(0, run?.before);
       return send(res, 200, {
         messages: messages
           .filter((m) => m.role !== 'system')
@@ -130,22 +146,25 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
       const lastEventId = req.headers['last-event-id'];
       const options = typeof lastEventId === 'string' ? { lastEventId } : {};
       // An unknown run is a 404 and an expired replay a 410, before the stream starts.
-      await runs.check(runId, options);
-      writeSSE(runs.attach(runId, options), res, { retryMs: 500, heartbeatMs: 10_000 });
+      // Another person's run is a 404 too (RunNotFoundError).
+      await runs.check(runId, { ...options, actor });
+      writeSSE(runs.attach(runId, { ...options, actor }), res, { retryMs: 500, heartbeatMs: 10_000 });
       return;
     }
     if (req.method === 'POST' && action === 'cancel')
-      return send(res, 200, { cancelled: await runs.cancel(runId) });
+      return send(res, 200, { cancelled: await runs.cancel(runId, { actor }) });
     if (req.method === 'POST' && toolCallId) {
       const { approved } = (await json(req)) as { approved?: unknown };
       // A call no longer waiting (decided, or its run ended) is a 409 from runErrorAnswer.
-      await runs.decide(runId, toolCallId, { approved: approved === true });
+      await runs.decide(runId, toolCallId, { approved: approved === true }, { actor });
       return send(res, 200, { decided: true });
     }
     send(res, 405, { error: { message: 'Method not allowed' } });
   };
 
   const server = createServer((req, res) => {
+    const refused = foreign(req);
+    if (refused) return send(res, 403, { error: { message: refused } });
     routes(req, res).catch((error: unknown) => {
       const { status, body } = runErrorAnswer(error);
       if (!res.headersSent) send(res, status, body);
@@ -171,6 +190,50 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
       }),
   };
 }
+
+/** The names this machine goes by: the chat answers to these only. */
+const localNames = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Why a request comes from another site, or `undefined` when it does not. Listening on 127.0.0.1
+ * keeps other machines out, not other sites' pages in the person's browser: a host name that is not
+ * this machine's is DNS rebinding (evil.example made to resolve to 127.0.0.1, so its page reads the
+ * answers), and a POST from another origin (a form, or a text/plain fetch, which needs no CORS
+ * preflight) would start runs, spending the person's API key, or answer approvals.
+ */
+function foreign(req: IncomingMessage): string | undefined {
+  const host = req.headers.host ?? '';
+  if (!localNames.has(host.replace(/:\d+$/, '').toLowerCase()))
+    return 'This chat answers at 127.0.0.1 or localhost only';
+  const origin = req.headers.origin;
+  if (req.method !== 'GET' && req.method !== 'HEAD' && origin !== undefined && origin !== `http://${host}`)
+    return 'Requests from another site are refused';
+  return undefined;
+}
+
+/** The cookie that makes a browser a person: a random id, which scripts on the page cannot read. */
+const actorCookie = 'rxagent-chat';
+
+/** The person a request comes from, by its cookie; none without one. */
+function actorOf(req: IncomingMessage): Actor | undefined {
+  const id = new RegExp(`(?:^|;\\s*)${actorCookie}=([0-9a-f-]{36})(?:;|$)`).exec(
+    req.headers.cookie ?? '',
+  )?.[1];
+  return id === undefined ? undefined : { id };
+}
+
+/** A new person: an unguessable id, set as the browser's cookie in the answer. */
+function newActor(res: ServerResponse): Actor {
+  const id = crypto.randomUUID();
+  res.setHeader('set-cookie', `${actorCookie}=${id}; Path=/; HttpOnly; SameSite=Strict`);
+  return { id };
+}
+
+/**
+ * Where a person's session is kept: under their id and the page's, so the page's id (which the page
+ * chose, and a person may share) never reaches anyone else's conversation.
+ */
+const storeKey = (actor: Actor, sessionId: string) => `${actor.id}_${sessionId}`;
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

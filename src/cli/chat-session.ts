@@ -35,6 +35,8 @@ export type ChatEnd = 'eof' | 'interrupt';
 export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const { agent, sessionId, output } = options;
   const interactive = options.interactive ?? Boolean(options.input.isTTY && output.isTTY);
+  /** A person types the input (`rxagent chat | tee log` included), rather than a pipe giving it. */
+  const typed = interactive || Boolean(options.input.isTTY);
   /** The reader of the output went away (`rxagent chat | head`): nothing more is written. */
   let gone = false;
   // Everything written holds what models, tools and servers said: no control characters.
@@ -56,6 +58,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   const running = new Map<string, { name: string; since: number }>();
   let reply: { subscription: Subscription; text: string; said: string } | undefined;
   let answer: ((line: string | undefined) => void) | undefined;
+  /** The approval question last asked. */
+  let question = '';
   let closed = false;
   let end: ((how: ChatEnd) => void) | undefined;
   const ended = new Promise<ChatEnd>((resolve) => (end = resolve));
@@ -65,18 +69,20 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
 
   const approve = (request: ApprovalRequest) =>
     new Promise<boolean>((resolve) => {
-      write(`${wrap.flush()}? allow ${request.toolCall.name}? [y/N] `);
+      question = `? allow ${request.toolCall.name}? [y/N] `;
+      write(wrap.flush() + question);
       wrap.reset();
       const decide = (line: string | undefined) => {
         echo.muted = interactive && reply !== undefined;
-        if (!interactive) write(`${line ?? ''}\n`);
+        // A terminal has echoed what was typed; a pipe's answer is shown.
+        if (!typed) write(`${line ?? ''}\n`);
         const approved = line !== undefined && /^\s*y(es)?\s*$/i.test(line);
         if (approved) running.set(request.toolCall.id, { name: request.toolCall.name, since: Date.now() });
         resolve(approved);
       };
-      // Piped input: the next line answers. At a terminal only a line typed after the question
-      // does: one typed ahead during the reply is the person's next message, and stays queued.
-      const queued = interactive ? undefined : queue.shift();
+      // Piped input: the next line answers. Typed at a terminal (its output piped or not), only a
+      // line typed after the question does: one typed ahead is the person's next message.
+      const queued = typed ? undefined : queue.shift();
       if (queued !== undefined || closed) return decide(queued);
       echo.muted = false;
       answer = decide;
@@ -211,7 +217,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
   }
 
   rl.on('line', (line) => {
-    if (answer) {
+    // A pasted block is a message even at the question: only a typed line answers it.
+    if (answer && !pasting && pasted.length === 0) {
       const respond = answer;
       answer = undefined;
       return respond(line);
@@ -224,6 +231,8 @@ export function runChatSession(options: ChatSessionOptions): Promise<ChatEnd> {
     const message = [...pasted, line].join('\n');
     pasted = [];
     rl.setPrompt('> ');
+    // The question still waits: it is asked again under the pasted block.
+    if (answer) write(question);
     queue.push(message);
     next();
   });

@@ -38,12 +38,17 @@ function render(event: AgentEvent): string {
       const { status } = event.outcome;
       return `  ↳ ${status}: ${cut(contentSummary(event.outcome.content), MAX_RESULT_CHARS).replace(/\s+/g, ' ')}\n`;
     }
+    case 'approval-requested': {
+      // What a person approves is shown whole, once: a model may put what matters past the tool
+      // line's cut, so the question is preceded by the rest.
+      const json = visibleJson(event.toolCall.arguments);
+      return json.length > MAX_ARGUMENT_CHARS ? `  …${json.slice(MAX_ARGUMENT_CHARS)})\n` : '';
+    }
     case 'reasoning-delta':
     case 'tool-call-delta':
     case 'stream-completed':
     case 'step-started':
     case 'step-completed':
-    case 'approval-requested':
     case 'agent-completed':
       return '';
     default: {

@@ -1,4 +1,4 @@
-import { eastAsianWidth } from 'get-east-asian-width';
+import { columnsOf } from './terminal-columns.ts';
 
 const TAB = 8;
 
@@ -89,13 +89,4 @@ export function wordWrap(columns: number | undefined | (() => number | undefined
       wordColumns = 0;
     },
   });
-}
-
-/**
- * The columns a terminal gives one code point: none for a combining mark or an invisible format
- * character, two for a wide or fullwidth one (CJK, emoji), else one.
- */
-function columnsOf(char: string): number {
-  if (/[\p{M}\p{Cf}]/u.test(char)) return 0;
-  return eastAsianWidth(char.codePointAt(0)!, { ambiguousAsWide: false });
 }

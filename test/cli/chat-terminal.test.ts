@@ -37,6 +37,10 @@ function fakeOpenAI(): Promise<TranscriptServer> {
           text: ['Hi \x1b]0;PWNED\x07', '\x1b[31mred\x1b[0m\x07 ba\b\bXX', ' \x9b2J\r\nOK'],
         }),
       };
+    // A hostile model that turns the terminal's bracketed paste off (7-bit and 8-bit CSI), so that
+    // a block pasted next would be sent line by line, the first at once.
+    if (said.includes('paste off'))
+      return { chunks: openaiFrames({ text: ['Paste \x1b[?2004l', '\x9b?2004l\x1b[201~ done.'] }) };
     if (said.includes('escape tool'))
       return {
         chunks: openaiFrames({ toolCalls: [{ id: 'call_e', name: 'x\x1b[2Jy', arguments: '{}' }] }),
@@ -159,6 +163,36 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(shown).not.toContain('>');
   }, 60_000);
 
+  it('at a terminal whose output is piped (rxagent chat | tee log), a line typed ahead does not answer a later approval', async () => {
+    const config = join(home, 'mcp-piped.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+      }),
+    );
+    const pane = startTmux(
+      `rxagent-cli2-${process.pid}-${panes.length}`,
+      `(${cli(`chat --base-url ${openai.url}/v1 --mcp-config ${config}`, { RXAGENT_HOME: home, OPENAI_API_KEY: 'sk-test' })}) | cat`,
+      { columns: 80, rows: 40 },
+    );
+    panes.push(pane);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // no prompt to wait for: output is a pipe
+    type(pane, 'slowly echo hi');
+    await pane.waitFor(/Let /, 30_000);
+    type(pane, 'what about rust?');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(pane.text()).not.toMatch(/↳ rejected/);
+    type(pane, 'y');
+    await pane.waitFor(/↳ ok: /);
+    await expect
+      .poll(() => messagesOf(openai, -1).at(-1)!.content, { timeout: 10_000 })
+      .toBe('what about rust?');
+    pane.send('C-d');
+    await pane.waitFor(/EXITED 0/);
+  }, 90_000);
+
   it('sends a pasted block of lines as one message, when Enter is pressed', async () => {
     const pane = start('');
     await pane.waitFor(/^>\s*$/m, 30_000);
@@ -237,7 +271,9 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     await pane.waitFor(/\? allow everything__echo\? \[y\/N\]/);
     const asked = pane.text();
     expect(asked.replace(/\n/g, '')).toContain(`everything__echo({"message":"${'x'.repeat(188)}…)`);
-    expect(asked.replace(/\n/g, '').match(/x{100}/g)).toHaveLength(1);
+    // What was cut follows, before the question: each argument is shown whole, and once.
+    expect(asked.replace(/\n/g, '')).toContain(`…${'x'.repeat(142)}"})`);
+    expect(asked.replace(/\n/g, '').match(/x{2,}/g)!.join('')).toHaveLength(330);
     pane.send('n', { literal: true });
     pane.send('Enter');
     await pane.waitFor(/↳ rejected/);
@@ -253,7 +289,10 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(pane.text()).not.toMatch(/↳ rejected[^\n]*\n[^]*↳ rejected/);
     type(pane, 'y');
     await pane.waitFor(/↳ ok: [^\n]*\n[^]*Echoed\.\n> what about rust\?\n/);
-    expect(messagesOf(openai, -1).at(-1)!.content).toBe('what about rust?');
+    // The line is shown as it is sent: its request reaches the server a moment later.
+    await expect
+      .poll(() => messagesOf(openai, -1).at(-1)!.content, { timeout: 5_000 })
+      .toBe('what about rust?');
 
     // Ctrl-C at the question stops the reply; the half-typed answer goes with it.
     type(pane, 'please echo again');
@@ -267,6 +306,22 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     type(pane, 'hi');
     await pane.waitFor(/> hi\nHello! Nice to meet you\.\n>/);
     expect(messagesOf(openai, -1).at(-1)!.content).toBe('hi');
+
+    // A block pasted at the question is the next message, not the answer: its first line 'y'
+    // approves nothing, and the question waits for a typed answer.
+    type(pane, 'please echo once more');
+    await pane.waitFor(/\? allow everything__echo\? \[y\/N\]$/m);
+    const decided = (pane.text().match(/↳ (ok|rejected)/g) ?? []).length;
+    pane.paste('y\nthen summarise');
+    pane.send('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect((pane.text().match(/↳ (ok|rejected)/g) ?? []).length).toBe(decided);
+    type(pane, 'n');
+    await pane.waitFor(/↳ rejected[^]*Echoed\.\n/);
+    await expect
+      .poll(() => messagesOf(openai, -1).at(-1)!.content, { timeout: 10_000 })
+      .toBe('y\nthen summarise');
+    await pane.waitFor(/meet you\.\n>\s*$/);
 
     type(pane, 'a slow tool please');
     await pane.waitFor(/\? allow everything__trigger-long-running-operation\? \[y\/N\]/);
@@ -321,6 +376,17 @@ describe('rxagent chat as a person would keep it open (tmux, 80 columns) and wit
     expect(
       execFileSync('tmux', ['-L', pane.name, 'display', '-p', '#{pane_title}'], { encoding: 'utf8' }),
     ).not.toContain('PWNED');
+    type(pane, 'paste off');
+    await pane.waitFor(/ done\.\n>/);
+    const before = openai.requests.length;
+    pane.paste('first line\nsecond line');
+    await pane.waitFor(/second line/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(openai.requests.length).toBe(before);
+    pane.send('Enter');
+    await expect.poll(() => openai.requests.length, { timeout: 10_000 }).toBe(before + 1);
+    expect(messagesOf(openai, -1).at(-1)!.content).toBe('first line\nsecond line');
+    await pane.waitFor(/meet you\.\n>/);
     pane.send('C-d');
     await pane.waitFor(/EXITED 0/);
   }, 60_000);

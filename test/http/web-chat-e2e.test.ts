@@ -35,6 +35,9 @@ const wideTable = [
   `|${'---|'.repeat(12)}`,
   `| ${Array.from({ length: 12 }, (_, i) => `value${i}`).join(' | ')} |`,
 ].join('\n');
+/** An honest answer that names HTML tags without backticks (as models often do). */
+const aboutTags =
+  'The <script> tag runs code; <style> holds CSS, and <textarea> a box.\n\nThis paragraph stays.';
 /** What a hostile (or prompt-injected) model may write: HTML that reuses the page's own ids and
  * classes, overlays the page, loads remote images, and pre-empts its own tool call's approval box. */
 const hostileReply = [
@@ -78,6 +81,18 @@ function fakeOpenAI(): Promise<TranscriptServer> {
         chunks: openaiFrames({ text: ['The start ', 'of a reply ', 'that ', 'never ends'] }).slice(0, 3),
         cut: true,
       };
+    if (typeof last?.content === 'string' && /two emails/.test(last.content))
+      return {
+        chunks: openaiFrames({
+          text: ['Sending both.'],
+          toolCalls: [
+            { id: 'call_b', name: 'send_email', arguments: '{"to":"Bob","subject":"Hi"}' },
+            { id: 'call_e', name: 'send_email', arguments: '{"to":"eve@evil.example","subject":"Hi"}' },
+          ],
+        }),
+      };
+    if (typeof last?.content === 'string' && /about tags/.test(last.content))
+      return { chunks: openaiFrames({ text: pieces(aboutTags) }) };
     if (typeof last?.content === 'string' && /wide table/.test(last.content))
       return { chunks: openaiFrames({ text: [wideTable] }) };
     if (typeof last?.content === 'string' && /markdown/i.test(last.content))
@@ -235,6 +250,33 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     await page.screenshot({ path: `${output}web-chat.png`, fullPage: true });
   }, 60_000);
 
+  it('says in each approval box which call it decides: two emails, one approved, one rejected', async () => {
+    await send(page, 'Send two emails');
+    const bubble = page.locator('.assistant').last();
+    await bubble.locator('.approval button.approve:not([disabled])').nth(1).waitFor({ timeout: 15_000 });
+    const boxes = bubble.locator('.approval');
+    expect(await boxes.count()).toBe(2);
+    await boxes.filter({ hasText: '"to":"Bob"' }).locator('button.approve').click();
+    await boxes.filter({ hasText: '"to":"eve@evil.example"' }).locator('button.reject').click();
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 15_000,
+    });
+    const tools = await bubble.locator('.tool').allTextContents();
+    expect(tools.find((line) => line.includes('Bob'))).toContain('"sent":true');
+    expect(tools.find((line) => line.includes('eve@'))).not.toContain('"sent":true');
+  }, 60_000);
+
+  it('shows the HTML a model writes as text: a reply naming <script> or <style> keeps every word', async () => {
+    await send(page, 'Tell me about tags');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+      timeout: 30_000,
+    });
+    const bubble = page.locator('.assistant').last();
+    await bubble.locator('p', { hasText: 'This paragraph stays.' }).waitFor({ timeout: 5_000 });
+    expect((await bubble.innerText()).trim()).toBe(aboutTags);
+    expect(await bubble.locator('script, style, textarea').count()).toBe(0);
+  }, 60_000);
+
   it("keeps each step's text where it belongs: the answer after the tool call it follows", async () => {
     await send(page, 'Please email Carol');
     await page.locator('button.reject:not([disabled])').waitFor({ timeout: 15_000 });
@@ -305,7 +347,12 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     const runId = await page.locator('.assistant').last().getAttribute('data-run');
     // The page stops hearing from the server (a stalled link) while another tab stops the run.
     proxy.freeze();
-    const cancelled = await fetch(`${chat.url}/api/runs/${runId}/cancel`, { method: 'POST' });
+    // Another tab of the same browser: the same person (its cookie).
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const cancelled = await fetch(`${chat.url}/api/runs/${runId}/cancel`, {
+      method: 'POST',
+      headers: { cookie },
+    });
     expect(await cancelled.json()).toEqual({ cancelled: true });
     // The stalled connections are cut; the click goes out before EventSource reconnects (retry: 500).
     proxy.drop();
@@ -357,11 +404,10 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
       body: JSON.stringify({ message, sessionId: 'multibyte' }),
     });
     expect(answer.status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const seen = openai.requests.map(
-      (r) => (r.json as { messages: { content: unknown }[] }).messages.at(-1)?.content,
-    );
-    expect(seen).toContain(message);
+    // The run starts at once; its model request follows a moment later (longer on a loaded machine).
+    const seen = () =>
+      openai.requests.map((r) => (r.json as { messages: { content: unknown }[] }).messages.at(-1)?.content);
+    await expect.poll(() => seen().includes(message), { timeout: 10_000 }).toBe(true);
   }, 60_000);
 
   it('sends a multi-line message as written: a pasted block keeps its lines, Shift+Enter adds one', async () => {
@@ -435,6 +481,57 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
         `text:${reply}`,
       ]);
       expect(await tab.textContent('#status')).toBe('idle');
+    } finally {
+      await tab.close();
+    }
+  }, 90_000);
+
+  it('brings the conversation back through a flaky network after a reload, and says so when it cannot', async () => {
+    const tab = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    try {
+      await tab.goto(proxy.url);
+      await send(tab, 'Tell me a story');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'done', null, {
+        timeout: 30_000,
+      });
+      // The first two tries to load the conversation fail as a dropped connection would.
+      let failures = 2;
+      await tab.route('**/api/sessions/**', (route) =>
+        failures-- > 0 ? route.abort('connectionreset') : route.continue(),
+      );
+      await tab.reload();
+      await tab.locator('.user', { hasText: 'Tell me a story' }).waitFor({ timeout: 15_000 });
+      await tab.locator('.assistant .text', { hasText: 'The end.' }).waitFor();
+      // A message sent while the conversation is still loading waits: it goes after it, not before.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await tab.unroute('**/api/sessions/**');
+      await tab.route('**/api/sessions/**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await tab.reload();
+      await tab.fill('#prompt', 'Tell me another one');
+      await tab.press('#prompt', 'Enter');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await tab.inputValue('#prompt')).toBe('Tell me another one');
+      release();
+      await tab.locator('.assistant .text', { hasText: 'The end.' }).waitFor({ timeout: 15_000 });
+      await tab.press('#prompt', 'Enter');
+      await tab.locator('.user', { hasText: 'Tell me another one' }).waitFor();
+      expect(await tab.locator('.user').allTextContents()).toEqual([
+        'Tell me a story',
+        'Tell me another one',
+      ]);
+      await tab.click('#stop');
+      await tab.waitForFunction(() => document.querySelector('#status')?.textContent === 'stopped', null, {
+        timeout: 15_000,
+      });
+      // When the server stays out of reach, the page says the conversation is not shown.
+      await tab.unroute('**/api/sessions/**');
+      await tab.route('**/api/sessions/**', (route) => route.abort('connectionrefused'));
+      await tab.reload();
+      await tab.locator('.error', { hasText: 'could not be loaded' }).waitFor({ timeout: 30_000 });
     } finally {
       await tab.close();
     }

@@ -1,4 +1,4 @@
-/* global crypto, document, sessionStorage, fetch, EventSource, MessageEvent, window, requestAnimationFrame */
+/* global crypto, document, sessionStorage, fetch, EventSource, MessageEvent, window, requestAnimationFrame, setTimeout */
 // The page's side of the web chat: POST a message, then watch the run with EventSource. A dropped
 // connection is retried by the browser with Last-Event-ID, so the server sends only what was
 // missed; Stop is a POST that cancels the run on the server (closing the page does not).
@@ -17,6 +17,8 @@ const [messages, composer, prompt, send, stop, statusLine] = '#messages #compose
   .map($);
 const status = (text) => (statusLine.textContent = text);
 let current;
+/** Whether the conversation so far is still being loaded (see restore): a message waits for it. */
+let restoring = true;
 
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 // An image would be fetched as soon as it is shown, and its URL can carry anything the model read
@@ -24,6 +26,16 @@ const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCo
 marked.use({
   renderer: {
     image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || 'image')}</a>`,
+    // HTML in a reply is shown as the text it is (a line break in a table cell excepted): parsed, an
+    // unclosed or unknown tag, or one the sanitizer removes with its content (<script>, <style>,
+    // <textarea>, <svg>), would swallow the rest of the reply, and a model that names a tag in passing
+    // would lose its answer.
+    html: ({ text, block }) =>
+      /^<br\s*\/?>$/i.test(text.trim())
+        ? '<br>'
+        : block
+          ? `<p>${escapeHtml(text.trim()).replaceAll('\n', '<br>')}</p>`
+          : escapeHtml(text),
   },
 });
 
@@ -96,7 +108,7 @@ prompt.addEventListener('input', fit);
 composer.addEventListener('submit', async (event) => {
   event.preventDefault();
   const message = prompt.value.trim();
-  if (message === '' || current) return;
+  if (message === '' || current || restoring) return;
   prompt.value = '';
   fit();
   const bubble = add('user', message);
@@ -298,7 +310,11 @@ function ask(runId, toolCall, view) {
   view.approvals.set(toolCall.id, box);
   view.waiting.add(toolCall.id);
   view.live();
-  box.append(`Allow ${toolCall.name}?`);
+  // The box says which call it decides: a step may ask for several calls of one tool.
+  const question = document.createElement('span');
+  question.className = 'question';
+  question.textContent = `Allow ${toolCall.name}(${visibleJson(toolCall.arguments)})?`;
+  box.append(question);
   const buttons = [];
   for (const [label, approved] of [
     ['Approve', true],
@@ -341,12 +357,23 @@ function ask(runId, toolCall, view) {
  */
 async function restore() {
   let answer;
-  try {
-    const response = await fetch(`/api/sessions/${sessionId}`);
-    if (!response.ok) return;
-    answer = await response.json();
-  } catch {
-    return; // Nothing to show; the first send says what is wrong.
+  // A phone coming back from the background often has no network for a moment: a few tries, 0.5 s
+  // to 4 s apart, before saying so (a message sent then would continue a conversation not shown).
+  for (let attempt = 0; answer === undefined; attempt += 1) {
+    try {
+      const response = await fetch(`/api/sessions/${sessionId}`);
+      if (response.status === 404) return; // a new conversation
+      if (response.ok) answer = await response.json();
+    } catch {
+      // Not reached, or cut off: try again.
+    }
+    if (answer !== undefined) break;
+    if (attempt === 4) {
+      return fail(
+        'The conversation so far could not be loaded: the server cannot be reached. Reload to try again.',
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
   }
   let view;
   for (const message of answer.messages) {
@@ -366,4 +393,11 @@ async function restore() {
   }
 }
 
-void restore();
+send.disabled = true;
+status('loading…');
+void restore().finally(() => {
+  restoring = false;
+  if (current) return;
+  send.disabled = false;
+  if (statusLine.textContent === 'loading…') status('idle');
+});
