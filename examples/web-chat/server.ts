@@ -8,19 +8,21 @@
  *
  *   npm run web            then open http://127.0.0.1:3000
  *   PORT=8080 npm run web
+ *   npm run web -- --durable    the runs on two worker processes and Redis (durable-chat.ts):
+ *                               kill a worker mid-reply and the reply still finishes
  */
-import type { ChatModel } from 'rxagent';
-import { openai } from 'rxagent/openai';
-import { demoModel } from './demo-model.ts';
-import { startWebChat } from './web-chat.ts';
+import { chatModelFrom } from './chat-agent.ts';
+import { durableChat, durableChatSettings } from './durable-chat.ts';
+import { inProcessChat, startWebChat } from './web-chat.ts';
 
-const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseURL, OPENAI_MODEL: modelId, PORT } = process.env;
-const model: ChatModel = apiKey
-  ? openai(modelId ?? 'gpt-4o-mini', { apiKey, ...(baseURL ? { baseURL } : {}) })
-  : demoModel();
-const chat = await startWebChat(model, Number(PORT ?? 3000));
+const { PORT } = process.env;
+const { model, live } = chatModelFrom(process.env);
+const durable = process.argv.includes('--durable');
+const backend = durable ? durableChat(durableChatSettings(process.env)) : inProcessChat(model);
+const chat = await startWebChat(backend, Number(PORT ?? 3000));
 console.log(
-  `web chat (${apiKey ? `live, ${model.provider}/${model.modelId}` : 'offline demo model'}): ${chat.url}`,
+  `web chat (${live ? `live, ${model.provider}/${model.modelId}` : 'offline demo model'}` +
+    `${durable ? ', durable runs on two workers' : ''}): ${chat.url}`,
 );
 const stop = () => void chat.close().then(() => process.exit(0));
 process.once('SIGINT', stop);

@@ -5,29 +5,46 @@
  *   GET  /api/runs/:id                  the run's events as SSE; EventSource resumes with Last-Event-ID
  *   POST /api/runs/:id/cancel           stops the run (a disconnect does not)
  *   POST /api/runs/:id/approvals/:call  { approved } answers a pending approval
+ *
+ * The runs live in this process (`inProcessChat`, a `RunRegistry`) or on durable runs' workers
+ * (`durableChat` in durable-chat.ts): the endpoints are the same, over the `Runs` interface.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, type ChatModel, defineTool, memorySessionStore } from 'rxagent';
-import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
-import { z } from 'zod';
+import { type ChatModel, memorySessionStore } from 'rxagent';
+import { RunRegistry, type Runs, runErrorAnswer, writeSSE } from 'rxagent/http';
+import { chatAgent } from './chat-agent.ts';
+
+/** Where the chat's runs run: what the endpoints need. */
+export interface ChatBackend {
+  runs: Runs;
+  /** Starts a run of `message` in `sessionId`; resolves with its id. */
+  start(message: string, sessionId: string): Promise<string>;
+  /** Rejects with `RunNotFoundError` / `ReplayExpiredError` before a stream starts. */
+  check(runId: string, options: { lastEventId?: string }): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** A running web chat. */
 export interface WebChat {
   url: string;
-  runs: RunRegistry;
+  runs: Runs;
   close(): Promise<void>;
 }
 
-/** The tool that needs a person's approval: it only pretends to send. */
-const sendEmail = defineTool({
-  name: 'send_email',
-  description: 'Sends an email.',
-  input: z.object({ to: z.string(), subject: z.string() }),
-  needsApproval: true,
-  execute: ({ to, subject }) => ({ sent: true, to, subject, id: `msg_${Date.now()}` }),
-});
+/** The chat's runs in this process: the agent on a `RunRegistry`, its sessions in memory. */
+export function inProcessChat(model: ChatModel): ChatBackend {
+  const agent = chatAgent(model, memorySessionStore());
+  const runs = new RunRegistry({ graceMs: 120_000, retainMs: 300_000 });
+  return {
+    runs,
+    start: async (message, sessionId) =>
+      runs.start(({ approve, signal }) => agent.run(message, { sessionId, approve, signal })).id,
+    check: async (runId, options) => runs.check(runId, options),
+    close: async () => runs.close(),
+  };
+}
 
 const page = new URL('./public/', import.meta.url);
 const assets: Record<string, URL> = {
@@ -46,17 +63,11 @@ const types: Record<string, string> = {
 
 /**
  * Starts the web chat on 127.0.0.1.
- * @param model the model the agent talks to
+ * @param backend where its runs run (`inProcessChat(model)`, or `durableChat(...)`)
  * @param port 0 picks a free port
  */
-export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat> {
-  const agent = new Agent({
-    model,
-    tools: [sendEmail],
-    sessions: memorySessionStore(),
-    system: 'You are a helpful assistant. Use send_email when asked to email someone.',
-  });
-  const runs = new RunRegistry({ graceMs: 120_000, retainMs: 300_000 });
+export async function startWebChat(backend: ChatBackend, port = 0): Promise<WebChat> {
+  const { runs } = backend;
 
   const routes = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -77,8 +88,7 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
         return send(res, 413, {
           error: { message: `A message holds at most ${maxMessageLength} characters` },
         });
-      const { id } = runs.start(({ approve, signal }) => agent.run(message, { sessionId, approve, signal }));
-      return send(res, 201, { runId: id });
+      return send(res, 201, { runId: await backend.start(message, sessionId) });
     }
     const match = /^\/api\/runs\/([\w-]+)(?:\/(cancel|approvals\/([\w-]+)))?$/.exec(url.pathname);
     if (!match) return send(res, 404, { error: { message: 'Not found' } });
@@ -87,7 +97,7 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
       const lastEventId = req.headers['last-event-id'];
       const options = typeof lastEventId === 'string' ? { lastEventId } : {};
       // An unknown run is a 404 and an expired replay a 410, before the stream starts.
-      await runs.check(runId, options);
+      await backend.check(runId, options);
       writeSSE(runs.attach(runId, options), res, { retryMs: 500, heartbeatMs: 10_000 });
       return;
     }
@@ -116,9 +126,8 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
     runs,
     close: () =>
       new Promise<void>((resolve) => {
-        runs.close();
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => void backend.close().then(resolve, resolve));
       }),
   };
 }

@@ -107,7 +107,7 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
     const midway =
       attempts.get(key) === 1 && killsMidReply(n, step)
         ? async (clientPort: number) => {
-            const pid = await socketOwner(clientPort, model.port, [...workers.keys()]);
+            const pid = await socketOwner({ serverPort: model.port, clientPort }, [...workers.keys()]);
             if (pid) kill(pid, `mid-reply ${key}`);
           }
         : undefined;
