@@ -12,13 +12,17 @@
  *                               kill a worker mid-reply and the reply still finishes
  */
 import { chatModelFrom } from './chat-agent.ts';
-import { durableChat, durableChatSettings } from './durable-chat.ts';
 import { inProcessChat, startWebChat } from './web-chat.ts';
 
 const { PORT } = process.env;
 const { model, live } = chatModelFrom(process.env);
 const durable = process.argv.includes('--durable');
-const backend = durable ? durableChat(durableChatSettings(process.env)) : inProcessChat(model);
+// Loaded only with --durable: the in-process chat needs neither BullMQ nor Redis.
+const backend = durable
+  ? await import('./durable-chat.ts').then(({ durableChat, durableChatSettings }) =>
+      durableChat(durableChatSettings(process.env)),
+    )
+  : inProcessChat(model);
 const chat = await startWebChat(backend, Number(PORT ?? 3000));
 console.log(
   `web chat (${live ? `live, ${model.provider}/${model.modelId}` : 'offline demo model'}` +

@@ -6,9 +6,13 @@
  *
  * Kills: mid-reply (the worker whose connection the model server is streaming to, found in
  * /proc), mid-tool (the worker that just counted a `place_order` execution, during the tool's
- * sleep: a call in doubt), at random times, and every worker at once while an approval is parked.
+ * sleep: a call in doubt), at random times, and every worker at once while an approval is parked;
+ * the app server is SIGKILLed once too, and started again on its port.
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +55,14 @@ const killsMidReply = (n: number, step: number) =>
 /** Runs whose `place_order` loses its worker mid-tool. */
 const killsMidTool = (n: number) => n % 4 === 2;
 
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -74,6 +86,7 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
   let app: ExampleProcess & { match: RegExpExecArray };
   let env: NodeJS.ProcessEnv;
 
+  const startApp = () => startExample('examples/durable/server.ts', env, /http:\/\/127\.0\.0\.1:\d+/);
   const kill = (pid: number, why: string) => {
     if (!workers.has(pid)) return false;
     kills.push({ pid, why });
@@ -174,12 +187,10 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
       RUN_STALLED_MS: '1000',
       TOOL_DELAY_MS: '250',
       WORKER_CONCURRENCY: '4',
-      PORT: '0',
+      // A fixed port, so that the app server killed mid-way comes back where its watchers reconnect.
+      PORT: String(await freePort()),
     };
-    [app] = await Promise.all([
-      startExample('examples/durable/server.ts', env, /http:\/\/127\.0\.0\.1:\d+/),
-      ...Array.from({ length: WORKERS }, () => spawnWorker()),
-    ]);
+    [app] = await Promise.all([startApp(), ...Array.from({ length: WORKERS }, () => spawnWorker())]);
   }, 60_000);
 
   afterAll(async () => {
@@ -197,8 +208,10 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
     const base = app.match[0];
     console.log(`chaos seed ${seed} (CHAOS_SEED=${seed} replays it), prefix ${prefix}`);
     const started = Date.now();
-    const status = async (runId: string) =>
-      ((await (await fetch(`${base}/api/runs/${runId}/status`)).json()) as { status?: string }).status;
+    const status = (runId: string) =>
+      fetch(`${base}/api/runs/${runId}/status`)
+        .then(async (answer) => ((await answer.json()) as { status?: string }).status)
+        .catch(() => undefined); // the app server between its death and its restart
 
     const runs = await Promise.all(
       Array.from({ length: RUNS }, async (_, n) => {
@@ -221,6 +234,12 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
       }),
     );
     const chaos = Promise.all([killMidTool(), killAtRandom()]);
+
+    // The app server dies too: its watchers reconnect (Last-Event-ID) to the one started in its place.
+    await sleep(1000);
+    app.child.kill('SIGKILL');
+    await app.exited;
+    app = await startApp();
 
     // The approval: parked, then every worker killed; it waits without any, then resumes on a new one.
     const parked = runs[0]!;
@@ -315,7 +334,7 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
       `chaos: ${RUNS} runs completed in ${seconds.toFixed(1)} s; ${kills.length} workers SIGKILLed ` +
         `(${midReply} mid-reply, ${inDoubt.size} mid-tool, ` +
         `${kills.filter((k) => k.why === 'random').length} at random, ` +
-        `${kills.filter((k) => k.why.startsWith('all')).length} with the approval parked); ` +
+        `${kills.filter((k) => k.why.startsWith('all')).length} with the approval parked) and the app server once; ` +
         `${restarted} watchers saw step-restarted; ${interruptedInSessions.size} calls interrupted; ` +
         `${Object.keys(orders).length} orders placed, none twice; ${model.requests} model requests`,
     );
