@@ -15,7 +15,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RunNotFoundError, RxAgentError } from 'rxagent';
+import { InvalidRequestError, InvalidSessionIdError, RunNotFoundError } from 'rxagent';
 import { runErrorAnswer, writeSSE } from 'rxagent/http';
 import { configFrom, openDurableApp } from './app.ts';
 
@@ -34,8 +34,8 @@ async function routes(req: IncomingMessage, res: ServerResponse): Promise<void> 
       const started = await runs.start('shop', message, sessionId === undefined ? {} : { sessionId });
       return send(res, 201, started);
     } catch (error) {
-      // Bad input (an invalid session id, say) is a typed error: said as it is, nothing enqueued.
-      if (RxAgentError.is(error) && !/store|redis|connection|timeout/i.test(error.code))
+      // Bad input (an invalid session id, an agent no worker runs) is a typed error; nothing was enqueued.
+      if (InvalidRequestError.is(error) || InvalidSessionIdError.is(error))
         return send(res, 400, { error: { name: error.name, code: error.code, message: error.message } });
       throw error;
     }
