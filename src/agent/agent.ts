@@ -6,6 +6,7 @@ import type { AgentExtension } from './agent-extension.ts';
 import type { AgentInput, AgentOptions, InvokeToolOptions, RunOptions } from './agent-options.ts';
 import { approvalDecision } from './approval-decision.ts';
 import { AgentBuilder } from './agent-builder.ts';
+import { registerRunEnv } from './agent-run-env.ts';
 import { type AgentLimits, agentLimits } from './agent-limits.ts';
 import { ExtensionTools } from './extension-tools.ts';
 import type { AgentOutput, OutputOf } from './run-controls.ts';
@@ -45,6 +46,7 @@ export class Agent {
       for (const tool of options.tools ?? []) this.tools.register(tool);
     }
     this.#extensions = new ExtensionTools(this.tools);
+    registerRunEnv(this, (run) => this.#runEnv(run));
   }
 
   /** A builder: `Agent.builder().model(m).tools([...]).system(s).build()`. */

@@ -35,3 +35,18 @@ export type {
 export type { ContextBudget, ContextOptions, ContextStrategy } from './context-options.ts';
 export { eachEvent } from './each-event.ts';
 export { textDeltas } from './text-deltas.ts';
+export {
+  type CheckpointItem,
+  type CheckpointState,
+  type DurableRunEnd,
+  type DurableRunEnv,
+  type DurableRunJob,
+  type DurableRunOptions,
+  driveDurableRun,
+  LAST_RUN_KEY,
+  type PendingApproval,
+  readCheckpoint,
+  recordDecision,
+  RUN_KEY,
+  type RunCheckpoint,
+} from './durable/index.ts';

@@ -12,7 +12,7 @@ import {
   tap,
   throwError,
 } from 'rxjs';
-import { BudgetExceededError, MaxStepsError, type Message } from '../core/index.ts';
+import { BudgetExceededError, MaxStepsError, type Message, type RxAgentError } from '../core/index.ts';
 import type { Session, SessionStore } from '../sessions/index.ts';
 import type { AgentEvent, AgentResult } from './agent-event.ts';
 import { abortable } from './abortable.ts';
@@ -56,8 +56,29 @@ export interface RunEnv extends Omit<StepEnv, 'trace'> {
  * until one ends with `done` or an error (a budget, a model failure) ends the run.
  */
 export function stepLoop(env: StepEnv, initial: RunState): Observable<LoopItem> {
-  return runStep(env, initial).pipe(
-    expand((item) => (item.type === 'next' ? runStep(env, item.state) : EMPTY)),
+  return loopFrom(env, runStep(env, initial));
+}
+
+/**
+ * The step loop from a first step given as a stream: a fresh step (`runStep`), or a durable run's
+ * step resumed from its checkpoint (`resumeStep`, or `runStep` restarted inside its turn).
+ */
+export function loopFrom(
+  env: StepEnv,
+  first: Observable<LoopItem>,
+  restarted?: RxAgentError,
+): Observable<LoopItem> {
+  if (!restarted)
+    return first.pipe(expand((item) => (item.type === 'next' ? runStep(env, item.state) : EMPTY)));
+  // A durable run resumed after a step's last outcome, inside the next step's turn.
+  let restart: RxAgentError | undefined = restarted;
+  return first.pipe(
+    expand((item) => {
+      if (item.type !== 'next') return EMPTY;
+      const error = restart;
+      restart = undefined;
+      return runStep(env, item.state, error);
+    }),
   );
 }
 
@@ -135,6 +156,8 @@ export function runAgent(env: RunEnv, input: readonly Message[]): Observable<Age
               return complete(item.state, item.limit);
             case 'failed':
               return fail(item.state, item.error);
+            case 'parked': // only a durable run's checkpoints park a call
+              return throwError(() => new TypeError('a call parked outside a durable run'));
             default: {
               const never: never = item;
               return throwError(() => new TypeError(`unknown loop item ${String(never)}`));

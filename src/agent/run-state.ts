@@ -1,4 +1,4 @@
-import type { ChatResponse, Message } from '../core/index.ts';
+import type { ChatResponse, Message, ToolCall } from '../core/index.ts';
 
 /** A run between two steps: everything the next step needs, and nothing half-done. */
 export interface RunState {
@@ -41,9 +41,11 @@ export type RunLimit = 'max-steps' | 'budget';
 
 /**
  * What the loop passes between steps: another step to run, the run's end (by a limit, with
- * `onLimit: 'stop'`), or a failure with the state whose finished steps are kept.
+ * `onLimit: 'stop'`), a failure with the state whose finished steps are kept, or (a durable run
+ * only) a step whose settled calls are recorded and whose `pending` calls wait for a decision.
  */
 export type StepEnd =
   | { type: 'next'; state: RunState }
   | { type: 'done'; state: RunState; limit?: RunLimit }
-  | { type: 'failed'; state: RunState; error: unknown };
+  | { type: 'failed'; state: RunState; error: unknown }
+  | { type: 'parked'; state: RunState; pending: readonly ToolCall[] };

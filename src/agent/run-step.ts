@@ -1,4 +1,17 @@
-import { concat, concatMap, defer, filter, map, type Observable, of, switchMap, tap, throwError } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  EMPTY,
+  filter,
+  from,
+  map,
+  type Observable,
+  of,
+  switchMap,
+  tap,
+  throwError,
+} from 'rxjs';
 import {
   type ChatModel,
   type ChatRequest,
@@ -6,6 +19,7 @@ import {
   IncompleteStreamError,
   type Message,
   message,
+  type RxAgentError,
   type ToolCall,
 } from '../core/index.ts';
 import type { ToolOutcome } from '../tools/index.ts';
@@ -58,14 +72,19 @@ function turnEvents(
   );
 }
 
-/** After the turn: run its tools (budgets permitting) and say whether another step follows. */
+/**
+ * After the turn: run its tools (budgets permitting) and say whether another step follows. With
+ * `resumed` (a durable run picked up after its turn was recorded), `step-completed` was already
+ * told and the calls it holds outcomes for are not run again.
+ */
 function afterTurn(
   env: StepEnv,
   state: RunState,
   response: ChatResponse,
   allowed: readonly string[] | undefined,
+  resumed?: ReadonlyMap<string, ToolOutcome>,
 ): Observable<LoopItem> {
-  const completed = event({ type: 'step-completed', step: state.step, response });
+  const completed$ = resumed ? EMPTY : of(event({ type: 'step-completed', step: state.step, response }));
   env.logger?.debug(
     {
       step: state.step,
@@ -82,17 +101,25 @@ function afterTurn(
       type: 'done',
       state: { ...state, added: [...state.added, response.message], steps },
     };
-    return of(completed, done);
+    return concat(completed$, of(done));
   }
   const checked = checkCalls(state, calls, env.budgets, env.controls.onLimit === 'stop');
   if ('error' in checked) {
     const failed: LoopItem = { type: 'failed', state, error: checked.error };
-    return of(completed, failed);
+    return concat(completed$, of(failed));
   }
   return defer(() => {
     // Keyed by the call itself, not its id: a server that repeats an id still gets each outcome.
     const outcomes = new Map<ToolCall, ToolOutcome>();
-    const tools$ = stepTools(env, state.step, calls, allowed).pipe(
+    let toRun = calls;
+    if (resumed) {
+      for (const call of calls) {
+        const known = resumed.get(call.id);
+        if (known) outcomes.set(call, known);
+      }
+      toRun = calls.filter((call) => !outcomes.has(call));
+    }
+    const tools$ = stepTools(env, state.step, toRun, allowed).pipe(
       tap((value) => {
         if (value.type === 'tool-result') outcomes.set(value.toolCall, value.outcome);
       }),
@@ -100,6 +127,11 @@ function afterTurn(
     const next$ = defer(() => {
       // Tool messages go back in the order of the calls, whatever order the tools finished in.
       const ordered = calls.map((call) => outcomes.get(call)).filter((o) => o !== undefined);
+      // A durable run's calls that wait for a decision: the step ends here, its outcomes recorded.
+      if (ordered.length < calls.length && env.checkpoints) {
+        const pending = calls.filter((call) => !outcomes.has(call));
+        return of<LoopItem>({ type: 'parked', state, pending });
+      }
       const added = [...state.added, response.message, ...ordered.map(toolMessageOf)];
       const streak = checkOutcomes(state.invalidStreak, ordered, env.budgets, added);
       const next: RunState = {
@@ -120,18 +152,26 @@ function afterTurn(
         return of<LoopItem>({ type: 'failed', state: next, error });
       }
     });
-    return concat(of(completed), tools$.pipe(map(event)), next$);
+    return concat(completed$, tools$.pipe(map(event)), next$);
   });
 }
 
 /**
  * One step: `step-started`, the model turn's events as they arrive, `step-completed`, then the
  * turn's tools and the step's end (`next` or `done`). The model turn is the `chat` span.
+ * With `restarted` (a durable run resumed inside this step's turn, whose start and partial text
+ * were already told), the step opens with `step-restarted` for that error instead.
  */
-export function runStep(env: StepEnv, state: RunState): Observable<LoopItem> {
+export function runStep(env: StepEnv, state: RunState, restarted?: RxAgentError): Observable<LoopItem> {
   return defer(() => {
     const { model, request, allowed } = stepPlan(env, state);
-    const started = of(event({ type: 'step-started', step: state.step }));
+    const started = of(
+      event(
+        restarted
+          ? { type: 'step-restarted', step: state.step, error: restarted }
+          : { type: 'step-started', step: state.step },
+      ),
+    );
     if (!env.context) return concat(started, stepTurn(env, state, model, request, allowed));
     const fitted$ = fitContext(env.context, model, state, request).pipe(
       concatMap((fitted) => {
@@ -197,9 +237,27 @@ function stepTurn(
       filter((value) => value.type !== 'stream-completed'),
       map(event),
     );
-    const end$ = defer(() =>
-      response ? afterTurn(env, state, response, allowed) : throwError(() => new IncompleteStreamError()),
-    );
+    const end$ = defer(() => {
+      if (!response) return throwError(() => new IncompleteStreamError());
+      const turn = response;
+      const hooks = env.checkpoints;
+      if (!hooks) return afterTurn(env, state, turn, allowed);
+      // A durable run records the turn before anything reports it.
+      return from(hooks.turn(state, turn)).pipe(concatMap(() => afterTurn(env, state, turn, allowed)));
+    });
     return concat(events$, end$);
   });
+}
+
+/**
+ * A durable run's step picked up after its model turn was recorded: the turn's calls without an
+ * outcome in `known` run (approvals as recorded), then the step ends as any step does.
+ */
+export function resumeStep(
+  env: StepEnv,
+  state: RunState,
+  response: ChatResponse,
+  known: ReadonlyMap<string, ToolOutcome>,
+): Observable<LoopItem> {
+  return defer(() => afterTurn(env, state, response, stepPlan(env, state).allowed, known));
 }

@@ -1,5 +1,19 @@
-import { defer, finalize, map, merge, mergeMap, type Observable, Subject, firstValueFrom, from } from 'rxjs';
-import type { ToolCall } from '../core/index.ts';
+import {
+  catchError,
+  concatMap,
+  defer,
+  EMPTY,
+  finalize,
+  firstValueFrom,
+  from,
+  map,
+  merge,
+  mergeMap,
+  type Observable,
+  Subject,
+  throwError,
+} from 'rxjs';
+import { ApprovalParkedError, type ToolCall } from '../core/index.ts';
 import type { Actor } from '../security/index.ts';
 import type { ApprovalDecision, ToolRegistry } from '../tools/index.ts';
 import type { AgentEvent } from './agent-event.ts';
@@ -7,6 +21,7 @@ import type { AgentLogger } from './agent-logger.ts';
 import type { Approver } from './agent-options.ts';
 import type { AgentTracer, TraceContext } from './agent-tracer.ts';
 import { approvalDecision } from './approval-decision.ts';
+import type { StepCheckpoints } from './step-checkpoints.ts';
 import { traced } from './traced.ts';
 
 /** What running a step's tools needs from the run. */
@@ -20,6 +35,8 @@ export interface ToolsEnv {
   tracer: AgentTracer | undefined;
   trace: TraceContext | undefined;
   logger: AgentLogger | undefined;
+  /** A durable run's checkpoints (`driveDurableRun`); absent in process. */
+  checkpoints?: StepCheckpoints | undefined;
 }
 
 /**
@@ -50,10 +67,18 @@ function callEvents(
         // The registry's approve callback is a Promise API; the request it triggers is a value of
         // this call's stream, so it goes through a Subject that lives exactly as long as the call.
         const approvals = new Subject<AgentEvent>();
+        const hooks = env.checkpoints;
         const approve = (request: {
           toolCall: ToolCall;
           signal: AbortSignal;
         }): Promise<boolean | ApprovalDecision> => {
+          // A durable run asks no one here: a recorded decision, or the call parks.
+          if (hooks) {
+            const decided = hooks.decision(request.toolCall);
+            return decided === undefined
+              ? Promise.reject(new ApprovalParkedError(request.toolCall.id))
+              : Promise.resolve(decided);
+          }
           approvals.next({ type: 'approval-requested', step, toolCall });
           const asked = { step, toolCall: request.toolCall, ...(env.actor ? { actor: env.actor } : {}) };
           const withSession = env.sessionId === undefined ? asked : { ...asked, sessionId: env.sessionId };
@@ -70,8 +95,21 @@ function callEvents(
           approve,
           ...(env.actor ? { actor: env.actor } : {}),
           ...(allowed ? { allowed } : {}),
+          ...(hooks ? { beforeExecute: (call: ToolCall) => hooks.started(call) } : {}),
         };
-        const result$ = from(env.registry.invoke(toolCall, options)).pipe(
+        const invoked = from(env.registry.invoke(toolCall, options));
+        // A durable run records each outcome before its event; a parked call ends with neither.
+        const outcome$ = hooks
+          ? invoked.pipe(
+              concatMap((outcome) => from(hooks.outcome(toolCall, outcome)).pipe(map(() => outcome))),
+              catchError((error: unknown) => {
+                if (!ApprovalParkedError.is(error)) return throwError(() => error);
+                settled = true;
+                return EMPTY;
+              }),
+            )
+          : invoked;
+        const result$ = outcome$.pipe(
           map((outcome): AgentEvent => {
             settled = true;
             env.logger?.debug(

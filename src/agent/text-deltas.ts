@@ -12,22 +12,32 @@ function commonPrefix(a: string, b: string): number {
  * restarted step's repeat withheld. Text already passed on cannot be taken back, so after a
  * `step-restarted` the new attempt's text is passed on only past what this step already showed: a
  * replay that says the same again adds nothing, one that goes further adds the rest. Where the new
- * attempt departs from what was shown, its text from that point on follows.
+ * attempt departs from what was shown, its text from that point on follows. A `step-restarted` for
+ * a step that was never started here (a durable run resumed on another worker) shows its text whole.
  * @example agent.run('Hi').pipe(textDeltas()).subscribe((text) => process.stdout.write(text))
  */
 export function textDeltas(): OperatorFunction<AgentEvent, string> {
   return (source) =>
     new Observable<string>((subscriber) => {
+      let step: number | undefined; // the step whose text `shown` is
       let shown = ''; // what this step has passed on
       let replay: string | undefined; // after a restart: the new attempt's text so far
       return source.subscribe({
         next: (event) => {
           switch (event.type) {
             case 'step-started':
+              step = event.step;
               shown = '';
               replay = undefined;
               return;
             case 'step-restarted':
+              // A durable run resumed inside a step whose start it never told: nothing of it was shown.
+              if (step !== undefined && event.step !== step) {
+                step = event.step;
+                shown = '';
+                replay = undefined;
+                return;
+              }
               replay = '';
               return;
             case 'text-delta': {

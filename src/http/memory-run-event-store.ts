@@ -112,6 +112,10 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
         return log.live.subscribe(subscriber);
       });
     },
+    lastSeq: async (runId) => {
+      const log = runs.get(runId);
+      return log ? log.firstSeq + log.events.length - 1 : 0;
+    },
     delete(runId) {
       const log = runs.get(runId);
       runs.delete(runId);

@@ -30,6 +30,11 @@ export interface RunEventStore {
    * answer with a status before its headers; resolves when the read would start.
    */
   check?(runId: string, afterSeq: number): Promise<void>;
+  /**
+   * The number of the run's last event (0 when it has none, or is unknown), so a writer in another
+   * process continues the run's sequence (a durable run resumed on another worker).
+   */
+  lastSeq?(runId: string): Promise<number>;
   /** Forgets a run and its events. */
   delete(runId: string): void;
   /** The state and command channel app servers share, for a store several of them use. */

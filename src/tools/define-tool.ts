@@ -46,6 +46,7 @@ export function defineTool(
     ...(definition.toModelContent ? { toModelContent: definition.toModelContent } : {}),
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
     ...(definition.maxArgBytes !== undefined ? { maxArgBytes: definition.maxArgBytes } : {}),
+    ...(definition.idempotent === true ? { idempotent: true } : {}),
   } as never);
   const identity = findIdentityArgument(tool.parameters);
   if (identity) throw new ForbiddenToolArgumentError(name, identity.name, identity.pointer);

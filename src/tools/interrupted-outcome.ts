@@ -2,7 +2,8 @@ import type { ToolCall } from '../core/index.ts';
 import { failureContent } from './invoke/model-content.ts';
 import type { ToolOutcome } from './tool-outcome.ts';
 
-const MESSAGE =
+/** What the model is told of a call whose process stopped before it answered. */
+export const INTERRUPTED_MESSAGE =
   'The process running this call stopped before it finished; it may or may not have taken effect. ' +
   'Check its effect before calling it again.';
 
@@ -13,7 +14,7 @@ const MESSAGE =
  * @param message What the application knows of the interruption. @default a generic explanation
  * @example interruptedOutcome(call) // { status: 'interrupted', content: '{"error":"interrupted",…}', … }
  */
-export function interruptedOutcome(call: Pick<ToolCall, 'id' | 'name'>, message = MESSAGE): ToolOutcome {
+export function interruptedOutcome(call: Pick<ToolCall, 'id' | 'name'>, message = INTERRUPTED_MESSAGE): ToolOutcome {
   const error = { message };
   return {
     status: 'interrupted',

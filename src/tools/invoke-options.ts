@@ -32,8 +32,16 @@ export interface InvokeOptions {
    * Decides calls of tools that need approval (`needsApproval`): `true` runs the call; `false` or a
    * throw gives `rejected` ("a person declined"), `{ approved: false, reason }` gives `rejected`
    * with that reason (e.g. "no one answered in time"). Without it, such calls are `rejected`.
+   * Throwing `ApprovalParkedError` leaves the call undecided: nothing is recorded and `invoke`
+   * rejects with that error (a durable run parks until a person decides).
    */
   approve?: (
     request: ApprovalRequest,
   ) => boolean | ApprovalDecision | PromiseLike<boolean | ApprovalDecision>;
+  /**
+   * Awaited after every check passed, just before the audit `started` record and `execute` (a
+   * durable run writes its `started` marker here). A rejection stops the call before anything runs
+   * or is recorded: `invoke` rejects with that error.
+   */
+  beforeExecute?: (call: ToolCall) => PromiseLike<void>;
 }

@@ -79,6 +79,7 @@ export function strictTool(tool: ToolLike): AnyTool {
     ...(tool.toModelContent ? { toModelContent: method(tool, tool.toModelContent) } : {}),
     ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
     ...(tool.maxArgBytes !== undefined ? { maxArgBytes: tool.maxArgBytes } : {}),
+    ...(tool.idempotent === true ? { idempotent: true } : {}),
   });
   strictTools.add(strict);
   return strict;

@@ -13,6 +13,7 @@ import { findIdentityArgument, identityNameSet } from './identity-names.ts';
 import type { InvokeEnvironment } from './invoke/invoke-environment.ts';
 import { invokeTool } from './invoke/invoke-tool.ts';
 import { invokeStream } from './invoke/invoke-stream.ts';
+import { recordInterrupted } from './invoke/record-interrupted.ts';
 import type { InvokeOptions } from './invoke-options.ts';
 import type { JsonSchemaDialect } from './json-schema.ts';
 import type { JsonSchemaEngine, JsonSchemaEngineFactory, JsonSchemaFormats } from './json-schema-engine.ts';
@@ -157,6 +158,20 @@ export class ToolRegistry {
   /** Runs one tool call and resolves with its outcome; rejects only if the audit trail fails. */
   invoke(call: ToolCall, options: InvokeOptions = {}): Promise<ToolOutcome> {
     return invokeTool(this.#env, call, options);
+  }
+
+  /**
+   * Settles a call that may have run in a process that stopped before it answered (a durable run's
+   * call in doubt) as `interrupted`, without running anything: the same outcome path as `invoke`
+   * (content filter, cap, audit `outcome` record). Rejects only if the audit trail fails.
+   * @param message what the model is told @default `interruptedOutcome`'s explanation
+   */
+  recordInterrupted(
+    call: ToolCall,
+    options: Pick<InvokeOptions, 'actor'> = {},
+    message?: string,
+  ): Promise<ToolOutcome> {
+    return recordInterrupted(this.#env, call, options, message);
   }
 
   /**

@@ -59,6 +59,12 @@ interface ToolBehaviour<Args, Result> {
   timeoutMs?: number;
   /** Longest string argument, in UTF-8 bytes. @default the registry's `maxArgBytes` */
   maxArgBytes?: number;
+  /**
+   * Whether running a call twice has the same effect as running it once (a read, an upsert by key).
+   * A durable run (`driveDurableRun`) whose worker stopped during `execute` runs such a call again;
+   * any other call in doubt gets the `interrupted` outcome instead. @default false
+   */
+  idempotent?: boolean;
 }
 
 /** What `defineTool` takes. */

@@ -1,5 +1,6 @@
 export { ApiError, type ApiErrorData } from './api-error.ts';
 export { ApprovalNotPendingError } from './approval-not-pending-error.ts';
+export { ApprovalParkedError } from './approval-parked-error.ts';
 export { AuditLogError } from './audit-log-error.ts';
 export { AuditLogLockedError } from './audit-log-locked-error.ts';
 export { type AgentBudget, BudgetExceededError } from './budget-exceeded-error.ts';

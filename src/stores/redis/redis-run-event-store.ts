@@ -136,6 +136,12 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
       if (refused) throw refused;
     },
     control,
+    lastSeq: async (runId) => {
+      // The newest entries: maybe the end marker (an automatic id), then the newest `0-<n+1>`.
+      const latest = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 2)) as Entry[];
+      const newest = latest.find(([id]) => id.startsWith('0-'))?.[0];
+      return newest === undefined ? 0 : Number(newest.slice(2)) - 1;
+    },
     read: (runId, afterSeq) =>
       new Observable<SequencedEvent>((subscriber) => {
         // A blocking read waits up to blockMs by design: its command bound is the block plus the usual one.

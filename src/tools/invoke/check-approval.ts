@@ -1,3 +1,4 @@
+import { ApprovalParkedError } from '../../core/index.ts';
 import type { ApprovalDecision } from '../invoke-options.ts';
 import type { ToolContext } from '../tool.ts';
 import { cancelledCall } from './check-cancelled.ts';
@@ -68,6 +69,8 @@ export const checkApproval: CallCheck = async (_env, valid) => {
       approve({ toolCall: valid.call, actor: valid.options.actor, signal }),
     );
   } catch (cause) {
+    // Undecided for now: the call ends here without an outcome (`invoke` rejects with it).
+    if (ApprovalParkedError.is(cause)) throw cause;
     return rejected(valid, DECLINED, cause);
   }
   if (decision === CANCELLED) return cancelledCall(valid);

@@ -32,6 +32,7 @@ async function run(env: InvokeEnvironment, call: ToolCall, options: InvokeOption
     const refused = await check(env, valid);
     if (refused) return refused;
   }
+  if (options.beforeExecute) await options.beforeExecute(call);
   await recordStarted(env, valid);
   return executeCall(env, valid);
 }
@@ -40,7 +41,8 @@ async function run(env: InvokeEnvironment, call: ToolCall, options: InvokeOption
  * One tool call, as a pipeline of steps that each settle the call or pass it on: resolve (with the
  * allow/deny lists) → strict validation → rate limit and argument validators → `authorize` →
  * approval → audit `started` → `execute` → content filter → cap → audit `outcome` → outcome.
- * Resolves with an outcome for every bad call; rejects only when the audit trail cannot be written.
+ * Resolves with an outcome for every bad call; rejects only when the audit trail cannot be written,
+ * the approver parks the call (`ApprovalParkedError`) or `beforeExecute` rejects.
  */
 export async function invokeTool(
   env: InvokeEnvironment,

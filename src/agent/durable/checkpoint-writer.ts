@@ -1,0 +1,104 @@
+import { type Message, SessionConflictError, SessionStoreError } from '../../core/index.ts';
+import type { SessionStore } from '../../sessions/index.ts';
+import { DEFAULT_HOLD_MS } from '../session-queue.ts';
+import { RUN_KEY, type RunCheckpoint } from './run-checkpoint.ts';
+
+/** A checkpoint write lost to another writer's: another worker owns the run now. */
+export class RunSupersededError extends Error {
+  override readonly name = 'RunSupersededError';
+}
+
+/** What one write does to the checkpoint; `undefined` removes it (the run's final append). */
+export type CheckpointChange = (current: RunCheckpoint) => RunCheckpoint | undefined;
+
+/**
+ * A run's checkpoint writes, one at a time, each a session append with the version the previous one
+ * left (`expectedVersion`): the fence that makes a second worker on the run lose at its next write.
+ */
+export interface CheckpointWriter {
+  /** The checkpoint as last written. */
+  readonly current: RunCheckpoint;
+  /** Why writing stopped, once a write failed (a `RunSupersededError` for a conflict). */
+  readonly failure: Error | undefined;
+  /** How many of the run's messages (after `base`) the session holds. */
+  readonly stored: number;
+  /**
+   * Appends `messages` and the changed checkpoint (plus `metadata`), after every earlier write.
+   * Rejects with `RunSupersededError` on a version conflict, and every later write with it too.
+   */
+  write(messages: readonly Message[], change: CheckpointChange, metadata?: Record<string, unknown>): Promise<void>;
+}
+
+/** Rejects with a `SessionStoreError` once `ms` passed: no checkpoint waits forever on its store. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new SessionStoreError('custom', 'append', {
+            code: 'timeout',
+            message: `The checkpoint append did not settle within ${ms} ms`,
+          }),
+        ),
+      ms,
+    );
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+/** A writer starting from the checkpoint read at `version`, whose session holds `stored` of the run's messages. */
+export function checkpointWriter(
+  sessions: SessionStore,
+  sessionId: string,
+  version: number,
+  checkpoint: RunCheckpoint,
+  stored: number,
+): CheckpointWriter {
+  let current = checkpoint;
+  let held = stored;
+  let at = version;
+  let lost: Error | undefined;
+  let tail: Promise<void> = Promise.resolve();
+  const bound = sessions.timeoutMs ?? DEFAULT_HOLD_MS;
+  const once = async (
+    messages: readonly Message[],
+    change: CheckpointChange,
+    metadata: Record<string, unknown> | undefined,
+  ): Promise<void> => {
+    if (lost) throw lost;
+    const next = change(current);
+    try {
+      const appended = await within(
+        sessions.append(sessionId, messages, {
+          expectedVersion: at,
+          metadata: { ...metadata, [RUN_KEY]: next },
+        }),
+        bound,
+      );
+      at = appended.version;
+    } catch (error) {
+      // A write that may have landed (a timeout) fences this writer out as surely as a conflict.
+      lost = SessionConflictError.is(error) ? new RunSupersededError(`Run ${checkpoint.runId} has another writer`, { cause: error }) : (error as Error);
+      throw lost;
+    }
+    if (next) current = next;
+    held += messages.length;
+  };
+  return {
+    get current() {
+      return current;
+    },
+    get stored() {
+      return held;
+    },
+    get failure() {
+      return lost;
+    },
+    write(messages, change, metadata) {
+      const written = tail.then(() => once(messages, change, metadata));
+      tail = written.catch(() => undefined);
+      return written;
+    },
+  };
+}

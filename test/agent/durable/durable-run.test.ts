@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type AgentEvent,
+  type DurableRunEnd,
+  type DurableRunJob,
+  driveDurableRun,
+  memoryAuditStore,
+  memorySessionStore,
+  readCheckpoint,
+  RUN_KEY,
+  type SessionStore,
+  textDeltas,
+  user,
+} from '../../../src/index.ts';
+import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
+import { redisSessionStore } from '../../../src/stores/redis/index.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
+import {
+  agentOn,
+  countingTools,
+  type Executions,
+  type OnExecute,
+  storedEvents,
+  turnFor,
+  watchedText,
+} from './durable-fixture.ts';
+import { lastValueFrom, toArray } from 'rxjs';
+
+const servers = useTranscriptServer();
+const redis = redisSessionStore({ url: 'redis://127.0.0.1:6379', prefix: `t:durable:${randomUUID()}:` });
+afterAll(() => redis.close());
+
+const stores: [string, () => SessionStore][] = [
+  ['memory', () => memorySessionStore()],
+  ['redis', () => redis],
+];
+
+/** An event store that calls `onEvent` after each append (where a test "kills" the worker). */
+function watched(events: RunEventStore, onEvent: (event: AgentEvent) => void): RunEventStore {
+  return {
+    ...events,
+    append(runId, event) {
+      events.append(runId, event);
+      onEvent(event.event);
+    },
+  };
+}
+
+const jobOf = (sessionId: string): DurableRunJob => ({
+  runId: `run-${randomUUID()}`,
+  agent: 'support',
+  sessionId,
+  input: [user('Charge me and look Oslo up.')],
+});
+
+describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
+  it('runs to completion with the in-process run’s session and text', async () => {
+    const server = await servers.start((request) => turnFor(request));
+    const sessions = makeStore();
+    const executions: Executions = new Map();
+    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
+    const events = memoryRunEventStore();
+    const job = jobOf(`s-${randomUUID()}`);
+    events.open(job.runId);
+    const end = await driveDurableRun(agent, job, { events });
+    expect(end.type).toBe('completed');
+    events.end(job.runId, { type: 'completed' });
+
+    const reference = agentOn(server.url, countingTools(new Map(), {}), memorySessionStore());
+    const inProcessEvents = await lastValueFrom(
+      reference.run(job.input, { sessionId: 'reference' }).pipe(toArray()),
+    );
+    const inProcess = await reference.options.sessions!.get('reference');
+    const session = await sessions.get(job.sessionId);
+    expect(session?.messages).toEqual(inProcess?.messages);
+    expect(session?.metadata[RUN_KEY]).toBeUndefined();
+    expect(await readCheckpoint(sessions, job.sessionId)).toBeNull();
+    expect([...executions.values()]).toEqual([1, 1]);
+    const stored = await storedEvents(events, job.runId);
+    expect(stored.map((e) => e.type)).toEqual(inProcessEvents.map((e) => e.type));
+    const text = (await lastValueFrom(
+      (await import('rxjs')).from(inProcessEvents).pipe(textDeltas(), toArray()),
+    )).join('');
+    expect(await watchedText(events, job.runId)).toBe(text);
+    if (end.type === 'completed') expect(end.result.usage).toEqual(inProcessEvents.at(-1)?.type === 'agent-completed' ? (inProcessEvents.at(-1) as { result: { usage: unknown } }).result.usage : undefined);
+  });
+
+  const kills: [string, { event?: (e: AgentEvent, seen: AgentEvent[]) => boolean; tool?: string }][] = [
+    ['mid-turn (first step)', { event: (e) => e.type === 'text-delta' && e.text === 'me ' }],
+    ['mid-turn (second step)', { event: (e) => e.type === 'text-delta' && e.text === 'charge ' }],
+    ['after the turn checkpoint', { event: (e) => e.type === 'step-completed' && e.step === 1 }],
+    ['after the started marker of a call that is not idempotent', { tool: 'charge' }],
+    ['after the started marker of an idempotent call', { tool: 'lookup' }],
+    ['after an outcome', { event: (e) => e.type === 'tool-result' }],
+    ['after the last outcome', { event: (e, seen) => e.type === 'tool-result' && seen.filter((s) => s.type === 'tool-result').length === 2 }],
+  ];
+
+  it.each(kills)('resumes after a kill %s', async (_point, kill) => {
+    const server = await servers.start((request) => turnFor(request, { delayMs: 5 }));
+    const sessions = makeStore();
+    const executions: Executions = new Map();
+    const onExecute: { current?: OnExecute } = {};
+    const audit = memoryAuditStore();
+    const agent = agentOn(server.url, countingTools(executions, onExecute, audit), sessions);
+    const events = memoryRunEventStore();
+    const job = jobOf(`s-${randomUUID()}`);
+    events.open(job.runId);
+
+    const worker = new AbortController();
+    const seen: AgentEvent[] = [];
+    const first = watched(events, (event) => {
+      seen.push(event);
+      if (kill.event?.(event, seen)) worker.abort(new Error('worker killed'));
+    });
+    if (kill.tool)
+      onExecute.current = (name) => {
+        if (name !== kill.tool || worker.signal.aborted) return;
+        worker.abort(new Error('worker killed'));
+        return new Promise<never>(() => undefined); // the process is gone: the call never answers
+      };
+    const stopped = await driveDurableRun(agent, job, { events: first, signal: worker.signal });
+    expect(stopped).toEqual({ type: 'stopped' });
+    expect(await readCheckpoint(sessions, job.sessionId)).not.toBeNull();
+    onExecute.current = undefined;
+
+    const end: DurableRunEnd = await driveDurableRun(agent, job, { events });
+    expect(end.type).toBe('completed');
+    events.end(job.runId, { type: 'completed' });
+    expect(executions.get('call_b') ?? 0).toBeLessThanOrEqual(1);
+    if (kill.tool === 'lookup') expect(executions.get('call_a')).toBe(2);
+    expect(await watchedText(events, job.runId)).toBe('Let me check. The charge went through.');
+    const session = await sessions.get(job.sessionId);
+    const toolMessages = session?.messages.filter((m) => m.role === 'tool') ?? [];
+    expect(toolMessages.map((m) => m.toolCallId)).toEqual(['call_a', 'call_b']);
+    // `charge` (not idempotent) ran at most once; when the kill left it in doubt (started, no
+    // outcome recorded: it runs beside `lookup`), the model saw `interrupted` and the audit has it.
+    const charge = JSON.parse(toolMessages[1]?.content as string) as Record<string, unknown>;
+    const interrupted = charge.error === 'interrupted';
+    if (kill.tool === 'charge') expect(interrupted).toBe(true);
+    if (!interrupted) expect(charge).toEqual({ charged: 5 });
+    const outcomes = (await audit.list()).filter((r) => r.type === 'outcome' && r.toolCallId === 'call_b');
+    expect(outcomes.at(-1)).toMatchObject({ status: interrupted ? 'interrupted' : 'ok' });
+    expect(JSON.parse(toolMessages[0]?.content as string)).toEqual({ city: 'Oslo', tempC: 18 });
+    expect(session?.metadata[RUN_KEY]).toBeUndefined();
+  });
+});
