@@ -11,8 +11,13 @@ export type RunEnd = { type: 'completed' } | { type: 'cancelled' } | { type: 'fa
  * Events of one run arrive in order, numbered from 1.
  */
 export interface RunEventStore {
-  /** Records a new run, before its first event, with the id of the actor that owns it. */
-  open(runId: string, info?: { owner?: string | undefined }): void;
+  /**
+   * Records a new run, before its first event, with the id of the actor that owns it. A `durable`
+   * run is kept by a queue, not by this process (`rxagent/bullmq`): its events may come from any
+   * process, and a shared store keeps it alive for readers until `end`, not only while this
+   * process lives.
+   */
+  open(runId: string, info?: { owner?: string | undefined; durable?: boolean }): void;
   /** Records the next event of a run (its id's number is one more than the previous one's). */
   append(runId: string, event: SequencedEvent): void;
   /** Records how a run ended; `read` then ends the same way once it has replayed everything. */

@@ -30,7 +30,12 @@ export function redisRunControl(
   keys: RunKeys,
   timings: RunControlTimings,
   onError: (error: unknown) => void,
-): RunControl & { renew(runIds: Iterable<string>): void; forget(runId: string): void; close(): void } {
+): RunControl & {
+  renew(runIds: Iterable<string>): void;
+  hold(runId: string, state: SharedRunState): void;
+  forget(runId: string): void;
+  close(): void;
+} {
   let subscriber: Redis | undefined;
   // The last state written of each run still running here: a renewal writes it whole, so a state
   // Redis lost (a restart, an eviction) comes back within a lease.
@@ -101,6 +106,10 @@ export function redisRunControl(
           connection.unsubscribe(channel).catch(() => undefined);
         };
       }),
+    /** Writer side: records the state of a run no process leases (a durable run): it lives until ended. */
+    hold(runId, state) {
+      write(runId, state, timings.retainMs).persist(keys.state(runId)).exec().catch(onError);
+    },
     /** Writer side: the run no longer runs here; its state is not renewed. */
     forget(runId) {
       written.delete(runId);

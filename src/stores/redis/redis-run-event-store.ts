@@ -112,11 +112,15 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
   return {
     open(runId, info = {}) {
       write(runId, '0-1', 'open', '1', idleTtlMs);
-      control.setState(runId, {
-        status: 'running',
+      const state = {
+        status: 'running' as const,
         pending: [],
         ...(info.owner === undefined ? {} : { owner: info.owner }),
-      });
+      };
+      // A queue keeps a durable run across the death of any one process: no writer's lease here,
+      // its state lives until `end` (from whichever process ends it).
+      if (info.durable) return control.hold(runId, state);
+      control.setState(runId, state);
       leased.add(runId);
     },
     append(runId, event) {

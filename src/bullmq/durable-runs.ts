@@ -1,0 +1,244 @@
+import { type ConnectionOptions, Queue, type RedisOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import { defer, from, type Observable, switchMap } from 'rxjs';
+import type { DurableRunOptions } from '../agent/durable/index.ts';
+import { recordDecision } from '../agent/durable/index.ts';
+import type { Agent, AgentInput } from '../agent/index.ts';
+import { InvalidRequestError, RunNotFoundError } from '../core/index.ts';
+import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
+import type { RunEventStore } from '../http/run-event-store.ts';
+import type { RunDecision, Runs, RunStatus } from '../http/runs.ts';
+import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
+import type { Actor } from '../security/actor.ts';
+import { assertSessionId } from '../sessions/session-id.ts';
+import type { SessionStore } from '../sessions/session-store.ts';
+import { type DurableWorker, startWorker } from './durable-worker.ts';
+import { type RunRecord, runBook } from './run-book.ts';
+import { endRun, promote, type RunEnv } from './run-env.ts';
+import { durableOptions, inputMessages, plainActor } from './run-input.ts';
+import { runJobData } from './run-job.ts';
+import { runKeys } from './run-keys.ts';
+
+/** Options of {@link durableRuns}. */
+export interface DurableRunsOptions {
+  /**
+   * How to reach Redis: ioredis options, or an ioredis client (BullMQ's rule: a client given to
+   * workers must have `maxRetriesPerRequest: null`). A client you pass is left open by `close`.
+   */
+  connection: RedisOptions | Redis;
+  /** @default 'rxagent-runs' */
+  queueName?: string;
+  /** BullMQ's key prefix, also for rxagent's own keys (`<prefix>:<queueName>:rxagent:…`). @default 'bull' */
+  prefix?: string;
+  /** Where runs keep their checkpoints: shared by every process (Redis, PostgreSQL, MySQL). */
+  sessions: SessionStore;
+  /** Where runs' events go: shared by every process (`redisRunEventStore`). */
+  events: RunEventStore;
+  /** The agent names `start` accepts. @default any name a worker has announced (`work({ name: agent })`) */
+  agents?: readonly string[];
+  /** Who may attach to, cancel or decide on a run. @default sameActor */
+  authorize?: RunAuthorize;
+  /** A parked approval is refused (`approval timed out`) after this long. @default 86_400_000 (24 h) */
+  approvalTimeoutMs?: number;
+  /** BullMQ's `lockDuration`: a dead worker's run is taken over within about this plus `stalledIntervalMs`. @default 30_000 */
+  lockMs?: number;
+  /** BullMQ's `stalledInterval`. @default 30_000 */
+  stalledIntervalMs?: number;
+  /** How often a run may lose its worker (killed) before it ends failed (`RunLostError`). @default 1000 */
+  maxStalledCount?: number;
+  /** How long an ended run's status stays readable. @default 86_400_000 (24 h) */
+  retainMs?: number;
+  /** How long a run whose session is busy waits before it looks again (it is woken when the session frees). @default 5_000 */
+  sessionWaitMs?: number;
+  /** Errors nobody awaits (a worker's connection, a write the run goes on without). @default ignored */
+  onError?: (error: unknown) => void;
+}
+
+/** What `start` takes besides the agent and input. */
+export type DurableStartOptions = { sessionId?: string; actor?: Actor } & DurableRunOptions;
+
+/** Durable runs on a BullMQ queue: `Runs` for HTTP handlers, plus `start` and `work`. */
+export interface DurableRuns extends Runs {
+  /**
+   * Enqueues a run and returns at once: its id (for `attach`) and its session (made when not given).
+   * A run waits for the session's earlier runs to end (one run per session at a time, in order).
+   * @throws InvalidRequestError (an agent no worker runs, input that is not messages, a bad option),
+   * InvalidSessionIdError; nothing is enqueued then
+   */
+  start(
+    agent: string,
+    input: AgentInput,
+    options?: DurableStartOptions,
+  ): Promise<{ runId: string; sessionId: string }>;
+  /** Runs the queue's runs in this process, `concurrency` at a time. @default concurrency 1 */
+  work(agents: Readonly<Record<string, Agent>>, options?: { concurrency?: number }): DurableWorker;
+  /** Closes the workers `work` made, the queue and every connection this object opened. */
+  close(): Promise<void>;
+}
+
+const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * Runs that outlive the process running them: `start` on any app server puts a run on a BullMQ
+ * queue; `work` in any number of worker processes runs it with the agent's own step loop,
+ * checkpointed in its session, so a worker's death loses at most the step in flight (another
+ * worker resumes the run, watchers told `step-restarted`); an approval parks the run with no
+ * worker slot held until `decide` (from any server) or its timeout; `attach`, `cancel` and
+ * `status` work from anywhere.
+ * @example
+ * const runs = durableRuns({ connection: { host: '127.0.0.1', port: 6379 }, sessions, events: redisRunEventStore({ url }) });
+ * const worker = runs.work({ support: agent }, { concurrency: 8 });   // in each worker process
+ * const { runId } = await runs.start('support', 'Where is my order?', { actor });   // on any app server
+ */
+export function durableRuns(options: DurableRunsOptions): DurableRuns {
+  const queueName = options.queueName ?? 'rxagent-runs';
+  const prefix = options.prefix ?? 'bull';
+  const authorize = options.authorize ?? sameActor;
+  const onError = options.onError ?? (() => undefined);
+  const given = options.connection instanceof Redis ? options.connection : undefined;
+  // rxagent's own commands are bounded (a few retries, then a typed error to the caller).
+  const client =
+    given ?? new Redis({ maxRetriesPerRequest: 3, ...(options.connection as RedisOptions) } as never);
+  client.on('error', onError);
+  // BullMQ's own connections: made from the options, or duplicated from the client given.
+  const connection = (given ?? options.connection) as ConnectionOptions;
+  const keys = runKeys(prefix, queueName);
+  const queue = new Queue(queueName, { connection, prefix });
+  queue.on('error', onError);
+  const env: RunEnv = {
+    queue,
+    book: runBook(client, keys, options.retainMs ?? 86_400_000),
+    events: options.events,
+    sessions: options.sessions,
+    approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
+    sessionWaitMs: options.sessionWaitMs ?? 5_000,
+    onError,
+  };
+  const workers = new Set<DurableWorker>();
+
+  /** The run's record, once `actor` may `action` it (else as for an unknown run: `null`). */
+  const permitted = async (runId: string, actor: Actor | undefined, action: RunAction) => {
+    const record = await env.book.read(runId);
+    if (!record) return null;
+    const ok = await authorize(actor, { type: 'run', id: runId, owner: record.owner }, action);
+    return ok ? record : null;
+  };
+
+  const knownAgent = async (name: unknown): Promise<boolean> => {
+    if (typeof name !== 'string' || name === '') return false;
+    if (options.agents) return options.agents.includes(name);
+    return (await client.sismember(keys.agents, name)) === 1;
+  };
+
+  return {
+    async start(agent, input, startOptions = {}) {
+      const { sessionId: askedSession, actor, ...rest } = startOptions;
+      if (!(await knownAgent(agent)))
+        throw new InvalidRequestError(
+          `rxagent/bullmq: no worker runs an agent named ${JSON.stringify(agent)}`,
+          {
+            option: 'agent',
+          },
+        );
+      const sessionId = askedSession === undefined ? crypto.randomUUID() : assertSessionId(askedSession);
+      const run = {
+        runId: crypto.randomUUID(),
+        agent,
+        sessionId,
+        input: inputMessages(input),
+        options: durableOptions(rest),
+        ...(actor === undefined ? {} : { actor: plainActor(actor) as Actor }),
+      };
+      const owner = actor?.id;
+      await env.book.create(run.runId, { agent, sessionId, owner });
+      options.events.open(run.runId, { owner, durable: true });
+      try {
+        await queue.add('run', runJobData(run), {
+          jobId: run.runId,
+          removeOnComplete: true,
+          removeOnFail: { age: 7 * 86_400 },
+        });
+      } catch (error) {
+        await env.book.discard(run.runId, sessionId).catch(onError);
+        options.events.delete(run.runId);
+        throw error;
+      }
+      return { runId: run.runId, sessionId };
+    },
+
+    work(agents, workOptions = {}) {
+      const worker = startWorker(
+        env,
+        {
+          queueName,
+          prefix,
+          connection,
+          client,
+          keys,
+          lockMs: options.lockMs ?? 30_000,
+          stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
+          maxStalledCount: options.maxStalledCount ?? 1000,
+        },
+        agents,
+        workOptions.concurrency ?? 1,
+      );
+      workers.add(worker);
+      return worker;
+    },
+
+    attach(runId, attachOptions = {}) {
+      return defer(() => {
+        const afterSeq = afterSeqOf(runId, attachOptions.lastEventId);
+        return from(permitted(runId, attachOptions.actor, 'attach')).pipe(
+          switchMap((record): Observable<SequencedEvent> => {
+            if (!record) throw new RunNotFoundError(runId);
+            return options.events.read(runId, afterSeq);
+          }),
+        );
+      });
+    },
+
+    async decide(runId, toolCallId, decision: RunDecision, decideOptions = {}) {
+      const record = await permitted(runId, decideOptions.actor, 'decide');
+      if (!record) throw new RunNotFoundError(runId);
+      await recordDecision(options.sessions, record.sessionId, runId, toolCallId, decision);
+      // Woken now if parked; a run on its way to parking finds the word when it gets there.
+      await env.book.wake(runId);
+      await promote(queue, runId);
+    },
+
+    async cancel(runId, cancelOptions = {}) {
+      const record = await permitted(runId, cancelOptions.actor, 'cancel');
+      if (!record || ENDED.has(record.status)) return false;
+      const was = await env.book.requestCancel(runId);
+      if (was === null || ENDED.has(was)) return false;
+      // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
+      if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
+        await endRun(env, runId, record.sessionId, { type: 'cancelled' });
+        return true;
+      }
+      await client.publish(keys.cancels, runId);
+      return true;
+    },
+
+    async status(runId) {
+      return (await env.book.read(runId))?.status ?? null;
+    },
+
+    async close() {
+      await Promise.all([...workers].map((worker) => worker.close()));
+      await queue.close();
+      if (!given) await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+/** The number of the last event a client has, from its `Last-Event-ID` (0 without one). */
+function afterSeqOf(runId: string, lastEventId: string | undefined): number {
+  if (lastEventId === undefined || lastEventId === '') return 0;
+  const parsed = parseEventId(lastEventId);
+  if (parsed?.runId !== runId) throw new RunNotFoundError(parsed?.runId ?? lastEventId);
+  return parsed.seq;
+}
+
+export type { RunRecord };

@@ -1,0 +1,119 @@
+import { type ConnectionOptions, type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Agent } from '../agent/index.ts';
+import { RunCancelledError, RunLostError } from '../core/index.ts';
+import { HandOver } from './hand-over.ts';
+import { processRun } from './process-run.ts';
+import { endRun, type RunEnv } from './run-env.ts';
+import { runOfJob } from './run-job.ts';
+import type { RunKeys } from './run-keys.ts';
+
+/** A worker of durable runs in this process. */
+export interface DurableWorker {
+  /**
+   * Stops taking runs, aborts the runs it holds at their last checkpoint and hands them back to the
+   * queue (another worker resumes each; not a failure), and closes its connections. For SIGTERM.
+   */
+  close(): Promise<void>;
+}
+
+/** How a worker reaches Redis and BullMQ's timings. */
+export interface WorkerSettings {
+  queueName: string;
+  prefix: string;
+  /** For BullMQ's own connections (it duplicates a client it is given). */
+  connection: ConnectionOptions;
+  /** rxagent's own client: a subscriber for cancels is duplicated from it. */
+  client: Redis;
+  keys: RunKeys;
+  lockMs: number;
+  stalledIntervalMs: number;
+  maxStalledCount: number;
+}
+
+/**
+ * A BullMQ worker of durable runs: each job is one attempt at a run (`processRun`), aborted on a
+ * cancel heard on the queue's cancel channel, on a lock BullMQ could not renew, and on `close`.
+ * BullMQ's lock on the job is the run's lock (a run has one job all its life), and its stalled-job
+ * recovery gives a dead worker's runs to the others.
+ */
+export function startWorker(
+  env: RunEnv,
+  settings: WorkerSettings,
+  agents: Readonly<Record<string, Agent>>,
+  concurrency: number,
+): DurableWorker {
+  // The runs this worker holds, each with what stops its attempt.
+  const held = new Map<string, AbortController>();
+  const subscriber = settings.client.duplicate({ connectionName: 'rxagent-bullmq-cancels' });
+  subscriber.on('error', env.onError);
+  subscriber.on('message', (_channel: string, runId: string) => {
+    held.get(runId)?.abort(new RunCancelledError(runId));
+  });
+  const worker = new Worker(
+    settings.queueName,
+    async (job: Job) => {
+      const run = runOfJob(job.data);
+      const controller = new AbortController();
+      held.set(run.runId, controller);
+      try {
+        await processRun(
+          env,
+          Object.hasOwn(agents, run.agent) ? agents[run.agent] : undefined,
+          run,
+          job,
+          job.token ?? '',
+          controller.signal,
+        );
+      } finally {
+        held.delete(run.runId);
+      }
+    },
+    {
+      connection: settings.connection,
+      prefix: settings.prefix,
+      concurrency,
+      autorun: false,
+      lockDuration: settings.lockMs,
+      stalledInterval: settings.stalledIntervalMs,
+      maxStalledCount: settings.maxStalledCount,
+    },
+  );
+  worker.on('error', env.onError);
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const jobId of jobIds) held.get(jobId)?.abort(new HandOver('lost'));
+  });
+  // A job BullMQ failed: its processor threw something unexpected, or it stalled more often than
+  // `maxStalledCount` allows (its workers kept dying). Its run ends failed, its watchers told.
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    let run;
+    try {
+      run = runOfJob(job.data);
+    } catch {
+      return;
+    }
+    const cause = /stalled/i.test(error.message) ? new RunLostError(run.runId, 'writer_gone') : error;
+    endRun(env, run.runId, run.sessionId, { type: 'failed', error: cause }).catch(env.onError);
+  });
+  let closing: Promise<void> | undefined;
+  const started = (async () => {
+    await subscriber.subscribe(settings.keys.cancels);
+    await settings.client.sadd(settings.keys.agents, ...Object.keys(agents));
+    // Listening for cancels before taking any run: a cancel published from now on is heard.
+    if (!closing) void worker.run().catch(env.onError);
+  })();
+  started.catch(env.onError);
+  return {
+    close() {
+      closing ??= (async () => {
+        await started.catch(() => undefined);
+        const closed = worker.close();
+        for (const controller of held.values()) controller.abort(new HandOver('close'));
+        await closed;
+        subscriber.disconnect();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import type { Redis } from 'ioredis';
+import type { RunStatus } from '../http/runs.ts';
+import { redisScript } from '../stores/redis/redis-script.ts';
+import type { RunKeys } from './run-keys.ts';
+
+/** What every process reads about a durable run: kept in Redis beside its queue. */
+export interface RunRecord {
+  agent: string;
+  sessionId: string;
+  /** The id of the actor that started it, if one did. */
+  owner: string | undefined;
+  status: RunStatus;
+  /** When a parked run's approvals time out (ms since the epoch), while it is parked. */
+  parkedUntil: number | undefined;
+}
+
+/** What a worker may do with a run it picked up. */
+export type Claim =
+  | { type: 'gone' }
+  | { type: 'ended' }
+  | { type: 'cancelled' }
+  /** Another run of the session goes first: `head` is the run that holds the session. */
+  | { type: 'wait'; head: string }
+  /** It may run now (marked `running`); `was` is its status before. */
+  | { type: 'run'; was: RunStatus; parkedUntil: number | undefined };
+
+const ENDED = "s == 'completed' or s == 'failed' or s == 'cancelled'";
+
+// KEYS: run, session. ARGV: agent, sessionId, owner, runId.
+const CREATE = redisScript(`
+redis.call('HSET', KEYS[1], 'agent', ARGV[1], 'sessionId', ARGV[2], 'owner', ARGV[3], 'status', 'queued')
+redis.call('RPUSH', KEYS[2], ARGV[4])
+return 1`);
+
+// KEYS: run, session. ARGV: runId.
+const CLAIM = redisScript(`
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s then return {'gone'} end
+if ${ENDED} then return {'ended'} end
+if redis.call('HGET', KEYS[1], 'cancel') then return {'cancelled'} end
+local head = redis.call('LINDEX', KEYS[2], 0)
+if head and head ~= ARGV[1] then return {'wait', head} end
+local pu = redis.call('HGET', KEYS[1], 'parkedUntil') or ''
+redis.call('HSET', KEYS[1], 'status', 'running')
+redis.call('HDEL', KEYS[1], 'wake', 'parkedUntil')
+return {'run', s, pu}`);
+
+// KEYS: run, session. ARGV: runId, status, retainMs. Returns the session's next run ('' for none),
+// or false when the run had already ended (someone else finished it).
+const FINISH = redisScript(`
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s or ${ENDED} then return false end
+redis.call('HSET', KEYS[1], 'status', ARGV[2])
+redis.call('HDEL', KEYS[1], 'cancel', 'wake', 'parkedUntil')
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('LREM', KEYS[2], 0, ARGV[1])
+return redis.call('LINDEX', KEYS[2], 0) or ''`);
+
+// KEYS: run. ARGV: status, field, value (set only while the run has not ended).
+const SET_STATUS = redisScript(`
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s or ${ENDED} then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[1])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) end
+return 1`);
+
+// KEYS: run. ARGV: flag. Sets the flag on a run that has not ended; returns its status before.
+const FLAG = redisScript(`
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s then return false end
+if not (${ENDED}) then redis.call('HSET', KEYS[1], ARGV[1], '1') end
+return s`);
+
+// KEYS: run. Takes the wake flag a decision left while the run was on its way to parking.
+const TAKE_WAKE = redisScript(`
+local w = redis.call('HGET', KEYS[1], 'wake')
+redis.call('HDEL', KEYS[1], 'wake')
+return w or false`);
+
+// KEYS: session, head's run. ARGV: head. Drops a head whose run ended or is gone.
+const HEAL = redisScript(`
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 1 end
+local s = redis.call('HGET', KEYS[2], 'status')
+if s and not (${ENDED}) then return 0 end
+redis.call('LPOP', KEYS[1])
+return 1`);
+
+/**
+ * The runs of a queue as every process sees them: each run's record, and each session's FIFO of
+ * runs not yet ended (only its head may run: one run per session at a time, in order). Every change
+ * that depends on what is there is one Lua script, so two servers never both end a run.
+ */
+export function runBook(client: Redis, keys: RunKeys, retainMs: number) {
+  const run = (script: { run: typeof CREATE.run }, k: string[], a: (string | number)[]) =>
+    script.run(client, k, a);
+  return {
+    async create(runId: string, record: { agent: string; sessionId: string; owner: string | undefined }) {
+      await run(
+        CREATE,
+        [keys.run(runId), keys.session(record.sessionId)],
+        [record.agent, record.sessionId, record.owner ?? '', runId],
+      );
+    },
+
+    /** Undoes `create` for a run that could not be enqueued. */
+    async discard(runId: string, sessionId: string) {
+      await client.multi().del(keys.run(runId)).lrem(keys.session(sessionId), 0, runId).exec();
+    },
+
+    async read(runId: string): Promise<RunRecord | null> {
+      const fields = await client.hgetall(keys.run(runId));
+      if (fields.status === undefined || fields.agent === undefined || fields.sessionId === undefined)
+        return null;
+      return {
+        agent: fields.agent,
+        sessionId: fields.sessionId,
+        owner: fields.owner ? fields.owner : undefined,
+        status: fields.status as RunStatus,
+        parkedUntil: fields.parkedUntil ? Number(fields.parkedUntil) : undefined,
+      };
+    },
+
+    async claim(runId: string, sessionId: string): Promise<Claim> {
+      const [type, a, b] = (await run(CLAIM, [keys.run(runId), keys.session(sessionId)], [runId])) as [
+        string,
+        string?,
+        string?,
+      ];
+      if (type === 'wait') return { type, head: a ?? '' };
+      if (type === 'run') return { type, was: a as RunStatus, parkedUntil: b ? Number(b) : undefined };
+      return { type: type as 'gone' | 'ended' | 'cancelled' };
+    },
+
+    /**
+     * Ends a run (once, whoever asks first) and frees its session.
+     * @returns the session's next run ('' for none), or `null` when it had already ended
+     */
+    async finish(runId: string, sessionId: string, status: 'completed' | 'failed' | 'cancelled') {
+      const next = (await run(
+        FINISH,
+        [keys.run(runId), keys.session(sessionId)],
+        [runId, status, retainMs],
+      )) as string | null;
+      return next;
+    },
+
+    /** Marks a run parked until `until` (not if it ended meanwhile). */
+    async park(runId: string, until: number): Promise<boolean> {
+      return (await run(SET_STATUS, [keys.run(runId)], ['awaiting-approval', 'parkedUntil', until])) === 1;
+    },
+
+    /** Marks a run handed back to the queue (not if it ended meanwhile). */
+    async requeue(runId: string): Promise<void> {
+      await run(SET_STATUS, [keys.run(runId)], ['queued', '', '']);
+    },
+
+    /** Asks for a run to stop; @returns its status before (`null` for an unknown run) */
+    async requestCancel(runId: string): Promise<RunStatus | null> {
+      return (await run(FLAG, [keys.run(runId)], ['cancel'])) as RunStatus | null;
+    },
+
+    async cancelRequested(runId: string): Promise<boolean> {
+      return (await client.hexists(keys.run(runId), 'cancel')) === 1;
+    },
+
+    /** Leaves word for a run on its way to parking that a decision came. */
+    async wake(runId: string): Promise<void> {
+      await run(FLAG, [keys.run(runId)], ['wake']);
+    },
+
+    async takeWake(runId: string): Promise<boolean> {
+      return (await run(TAKE_WAKE, [keys.run(runId)], [])) === '1';
+    },
+
+    /** Drops `head` from the session's FIFO when its run ended or is gone; @returns whether it is no longer there */
+    async heal(sessionId: string, head: string): Promise<boolean> {
+      return (await run(HEAL, [keys.session(sessionId), keys.run(head)], [head])) === 1;
+    },
+  };
+}
+
+/** The shared records of a queue's runs. */
+export type RunBook = ReturnType<typeof runBook>;

@@ -1,0 +1,35 @@
+import type { Queue } from 'bullmq';
+import type { RunEnd, RunEventStore } from '../http/run-event-store.ts';
+import type { SessionStore } from '../sessions/session-store.ts';
+import type { RunBook } from './run-book.ts';
+
+/** What the parts of durable runs share in one process. */
+export interface RunEnv {
+  queue: Queue;
+  book: RunBook;
+  events: RunEventStore;
+  sessions: SessionStore;
+  approvalTimeoutMs: number;
+  /** How long a run whose session is busy waits before it looks again (it is also woken when the session frees). */
+  sessionWaitMs: number;
+  onError: (error: unknown) => void;
+}
+
+/** Moves a delayed job to the queue now (nothing when it is not delayed, or gone). */
+export async function promote(queue: Queue, jobId: string): Promise<void> {
+  const job = await queue.getJob(jobId);
+  await job?.promote().catch(() => undefined);
+}
+
+/**
+ * Ends a run once, whoever asks first (a worker, a cancel, a stalled job's last failure): its record,
+ * its session's turn (the next run of the session is woken), then its watchers.
+ * @returns whether this call ended it
+ */
+export async function endRun(env: RunEnv, runId: string, sessionId: string, end: RunEnd): Promise<boolean> {
+  const next = await env.book.finish(runId, sessionId, end.type);
+  if (next === null) return false;
+  env.events.end(runId, end);
+  if (next !== '') await promote(env.queue, next).catch(env.onError);
+  return true;
+}
