@@ -97,6 +97,9 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
       throw new DelayedError();
     }
     case 'superseded':
+    // Stopped by an abort that is not a cancel (handled above for this worker's own hand-overs):
+    // the checkpoint stays for the next attempt, and the job is left as it is.
+    case 'stopped':
       // Another worker owns the run now: this one changes nothing, the job included.
       throw new DelayedError();
     default:
