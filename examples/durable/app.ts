@@ -75,6 +75,8 @@ export function openDurableApp(config: DurableConfig): DurableApp {
     prefix: `${prefix}queue`,
     sessions,
     events,
+    // The agents this deployment runs: `start` accepts these names before any worker is up.
+    agents: ['shop'],
     ...(config.lockMs ? { lockMs: config.lockMs } : {}),
     ...(config.stalledIntervalMs ? { stalledIntervalMs: config.stalledIntervalMs } : {}),
   });
