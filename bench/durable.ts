@@ -4,11 +4,12 @@
 // 1. Chaos: BENCH_DURABLE_RUNS (default 1,000) runs of the durable example's shop agent
 //    (examples/durable: a `check_stock` call, an idempotent one, and a `place_order` call, not
 //    idempotent, counted in Redis per call, then a short answer) started at once on
-//    BENCH_DURABLE_WORKERS worker processes (default 2, concurrency 16 each); one worker SIGKILLed
-//    every BENCH_DURABLE_KILL_MS (default 1,500 ms, at a random worker) and started again, until
-//    every run ended. Reports runs completed, duplicate executions of `place_order` (must be 0),
-//    lost runs (not completed within BENCH_DURABLE_TIMEOUT_MS, default 300 s: must be 0), calls
-//    interrupted, and runs per second per worker.
+//    BENCH_DURABLE_WORKERS worker processes (default 2, concurrency 16 each); a random ready worker
+//    SIGKILLed about every BENCH_DURABLE_KILL_MS (default 1,500 ms), BENCH_DURABLE_KILLS times
+//    (default 40) or until every run ended, each killed worker started again. Reports runs
+//    completed, duplicate executions of `place_order` (must be 0), lost runs (not ended within
+//    BENCH_DURABLE_TIMEOUT_MS, default 300 s, of the start: must be 0, each listed with its
+//    status), calls interrupted, and runs per second per worker (the whole run, kills included).
 // 2. Checkpoint overhead: BENCH_DURABLE_SEQUENTIAL (default 100) runs one after the other, each
 //    watched to its end, on one worker without kills, against the same agent (same scripted model
 //    server, same tools, sessions on the same Redis) in this process on a `RunRegistry`: ms per step
@@ -32,6 +33,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runsTotal = Number(process.env.BENCH_DURABLE_RUNS ?? 1000);
 const workerCount = Number(process.env.BENCH_DURABLE_WORKERS ?? 2);
 const killEveryMs = Number(process.env.BENCH_DURABLE_KILL_MS ?? 1500);
+const maxKills = Number(process.env.BENCH_DURABLE_KILLS ?? 40);
 const timeoutMs = Number(process.env.BENCH_DURABLE_TIMEOUT_MS ?? 300_000);
 const sequential = Number(process.env.BENCH_DURABLE_SEQUENTIAL ?? 100);
 const workerScript = fileURLToPath(new URL('../examples/durable/worker.ts', import.meta.url));
@@ -108,6 +110,8 @@ const env = {
 };
 const app = openDurableApp({ redisUrl, prefix, lockMs: 2000, stalledIntervalMs: 1000 });
 const workers = new Set<ChildProcess>();
+/** Workers that said they are ready (a kill before that would test start-up, not runs). */
+const ready = new Set<ChildProcess>();
 let respawn = true;
 
 function startWorker(concurrency: number): Promise<ChildProcess> {
@@ -118,11 +122,14 @@ function startWorker(concurrency: number): Promise<ChildProcess> {
   workers.add(child);
   child.once('exit', () => {
     workers.delete(child);
+    ready.delete(child);
     if (respawn) void startWorker(concurrency);
   });
   return new Promise((resolve) => {
     child.stdout!.setEncoding('utf8').on('data', (part: string) => {
-      if (part.includes('ready')) resolve(child);
+      if (!part.includes('ready')) return;
+      ready.add(child);
+      resolve(child);
     });
   });
 }
@@ -167,9 +174,9 @@ const runIds = await Promise.all(
 let kills = 0;
 let killing = true;
 const killer = (async () => {
-  while (killing) {
+  while (killing && kills < maxKills) {
     await sleep(killEveryMs * (0.5 + Math.random()));
-    const alive = [...workers];
+    const alive = [...ready];
     if (!killing || alive.length === 0) continue;
     alive[Math.floor(Math.random() * alive.length)]!.kill('SIGKILL');
     kills += 1;
@@ -181,6 +188,11 @@ killing = false;
 await killer;
 await stopWorkers();
 const completed = [...ended.values()].filter((s) => s === 'completed').length;
+const unfinished = runIds.filter((id) => !ended.has(id));
+const stuck = await Promise.all(
+  unfinished.map(async (id) => `${id}: ${(await app.runs.status(id)) ?? 'unknown'}`),
+);
+if (stuck.length > 0) console.log(`  not ended within ${timeoutMs} ms:\n    ${stuck.join('\n    ')}`);
 const failed = [...ended.values()].filter((s) => s === 'failed').length;
 const counts = Object.values(await app.redis.hgetall(`${prefix}orders`)).map(Number);
 const duplicates = counts.filter((c) => c > 1).reduce((sum, c) => sum + c - 1, 0);

@@ -50,6 +50,10 @@ const badModes = modeNames.filter((m) => !isMode(m));
 if (badModes.length > 0)
   throw new Error(`unknown BENCH_MODES ${badModes.join(',')}; known: ${[...MODES, 'durable'].join(',')}`);
 const modes = modeNames.filter(isMode);
+if (durable && modes.length === 0) {
+  // BENCH_MODES=durable alone: only the durable benchmark, none of the HTTP runs or the extras.
+  process.exit((await runScript('durable.ts')) ?? 1);
+}
 const runnerNames = list(process.env.BENCH_RUNNERS);
 const runners = RUNNERS.filter((r) => !runnerNames || runnerNames.includes(r.name));
 
@@ -210,8 +214,7 @@ const results = {
     runners: c.results,
   })),
 };
-// A durable-only run has no HTTP cases: it leaves the last results.json as it was.
-if (modes.length > 0) await writeFile(`${outDir}results.json`, `${JSON.stringify(results, null, 2)}\n`);
+await writeFile(`${outDir}results.json`, `${JSON.stringify(results, null, 2)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
 console.log(
   `\nresults: .bench-out/results.json · ${seconds} s · 1-min load average ${load()}` +
@@ -236,9 +239,8 @@ const extras = [
   },
 ];
 // BENCH_EXTRAS=0 skips them (e.g. when comparing the HTTP runs alone, round after round).
-const durableOnly = durable && modeNames.length === 0;
 const extrasToRun = [
-  ...(process.env.BENCH_EXTRAS === '0' || durableOnly ? [] : extras),
+  ...(process.env.BENCH_EXTRAS === '0' ? [] : extras),
   ...(durable
     ? [
         {
@@ -255,9 +257,15 @@ for (const { file, title } of extrasToRun) {
     continue;
   }
   console.log(`\n── ${title} ──`);
-  const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, [...process.execArgv, path], { stdio: 'inherit' }).on('close', resolve);
-  });
+  const code = await runScript(file);
   if (code !== 0) console.log(`${file} exited with ${code}`);
 }
 console.log(`\nbench total: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+/** Runs one of the standalone benchmarks in its own process, its output shown; resolves with its exit code. */
+function runScript(file: string): Promise<number | null> {
+  const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
+  return new Promise((resolve) => {
+    spawn(process.execPath, [...process.execArgv, path], { stdio: 'inherit' }).on('close', resolve);
+  });
+}

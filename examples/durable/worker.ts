@@ -32,6 +32,12 @@ const stop = () =>
   void worker
     .close()
     .then(() => app.close())
-    .finally(() => process.exit(0));
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('worker: closing failed', error);
+        process.exit(1);
+      },
+    );
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

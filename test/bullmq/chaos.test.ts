@@ -175,6 +175,16 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
     }
   };
 
+  /** A deploy: one worker gets SIGTERM mid-run, hands its runs back and exits by itself. */
+  const deploy = async (): Promise<number | null> => {
+    await sleep(2500);
+    const worker = [...workers.values()][0];
+    if (!worker) return null;
+    kills.push({ pid: worker.pid, why: 'SIGTERM' });
+    worker.child.kill('SIGTERM');
+    return worker.exited;
+  };
+
   beforeAll(async () => {
     model = await startChaosModel(script);
     env = {
@@ -234,6 +244,7 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
       }),
     );
     const chaos = Promise.all([killMidTool(), killAtRandom()]);
+    const deployed = deploy();
 
     // The app server dies too: its watchers reconnect (Last-Event-ID) to the one started in its place.
     await sleep(1000);
@@ -267,6 +278,11 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
     });
     expect(decided.status).toBe(200);
 
+    // The worker that got SIGTERM closed by itself (worker.close(), then exit 0), unless it was
+    // SIGKILLed first in the meantime.
+    const sigtermed = kills.find((k) => k.why === 'SIGTERM');
+    const deployExit = await deployed;
+    if (sigtermed && kills.filter((k) => k.pid === sigtermed.pid).length === 1) expect(deployExit).toBe(0);
     const watched = await Promise.all(runs.map((run) => run.watched));
     state.stopped = true;
     await chaos;
@@ -328,13 +344,15 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
       expect(new Set(results).size, `tool results of run ${i}`).toBe(results.length);
     }
     const midReply = kills.filter((k) => k.why.startsWith('mid-reply')).length;
+    const killed = kills.filter((k) => k.why !== 'SIGTERM').length;
     if (midReply > 0) expect(restarted).toBeGreaterThan(0);
 
     console.log(
-      `chaos: ${RUNS} runs completed in ${seconds.toFixed(1)} s; ${kills.length} workers SIGKILLed ` +
+      `chaos: ${RUNS} runs completed in ${seconds.toFixed(1)} s; ${killed} workers SIGKILLed ` +
         `(${midReply} mid-reply, ${inDoubt.size} mid-tool, ` +
         `${kills.filter((k) => k.why === 'random').length} at random, ` +
-        `${kills.filter((k) => k.why.startsWith('all')).length} with the approval parked) and the app server once; ` +
+        `${kills.filter((k) => k.why.startsWith('all')).length} with the approval parked), one SIGTERM ` +
+        `(exit ${String(deployExit)}) and the app server SIGKILLed once; ` +
         `${restarted} watchers saw step-restarted; ${interruptedInSessions.size} calls interrupted; ` +
         `${Object.keys(orders).length} orders placed, none twice; ${model.requests} model requests`,
     );
