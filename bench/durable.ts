@@ -22,6 +22,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { lastValueFrom } from 'rxjs';
 import { shopAgent } from '../examples/durable/agent.ts';
@@ -193,6 +194,18 @@ const stuck = await Promise.all(
   unfinished.map(async (id) => `${id}: ${(await app.runs.status(id)) ?? 'unknown'}`),
 );
 if (stuck.length > 0) console.log(`  not ended within ${timeoutMs} ms:\n    ${stuck.join('\n    ')}`);
+if (stuck.length > 0 && process.env.BENCH_DURABLE_DIAGNOSE === '1') {
+  const queue = new Queue('rxagent-runs', { connection: { host: new URL(redisUrl).hostname, port: Number(new URL(redisUrl).port || 6379) }, prefix: `${prefix}queue` });
+  for (const id of unfinished) {
+    const job = await queue.getJob(id);
+    console.log(id, await queue.getJobState(id), JSON.stringify({ attemptsMade: job?.attemptsMade, stalled: job?.stalledCounter, failedReason: job?.failedReason, delay: job?.delay, processedOn: job?.processedOn, finishedOn: job?.finishedOn, returnvalue: job?.returnvalue }));
+    const keys = await app.redis.keys(`${prefix}*${id}*`);
+    console.log('  keys', keys.join(' '));
+  }
+  await queue.close();
+  console.log(`keeping ${prefix}* for inspection`);
+  process.exit(1);
+}
 const failed = [...ended.values()].filter((s) => s === 'failed').length;
 const counts = Object.values(await app.redis.hgetall(`${prefix}orders`)).map(Number);
 const duplicates = counts.filter((c) => c > 1).reduce((sum, c) => sum + c - 1, 0);
