@@ -36,6 +36,7 @@ export type { ContextBudget, ContextOptions, ContextStrategy } from './context-o
 export { eachEvent } from './each-event.ts';
 export { textDeltas } from './text-deltas.ts';
 export {
+  cancelDurableRun,
   type CheckpointItem,
   type CheckpointState,
   type DurableRunEnd,

@@ -2,7 +2,6 @@ import {
   concat,
   concatMap,
   defer,
-  EMPTY,
   filter,
   from,
   map,
@@ -17,8 +16,6 @@ import {
   type ChatRequest,
   type ChatResponse,
   IncompleteStreamError,
-  type Message,
-  message,
   type RxAgentError,
   type ToolCall,
 } from '../core/index.ts';
@@ -36,6 +33,7 @@ import { afterTools } from './step-end.ts';
 import { stepPlan } from './step-request.ts';
 import { stepTools } from './step-tools.ts';
 import type { StepEnv } from './step-env.ts';
+import { toolMessageOf } from './tool-message.ts';
 import { traced } from './traced.ts';
 
 export type { StepEnv } from './step-env.ts';
@@ -44,15 +42,6 @@ export type { StepEnv } from './step-env.ts';
 export type LoopItem = { type: 'event'; event: AgentEvent } | StepEnd;
 
 const event = (value: AgentEvent): LoopItem => ({ type: 'event', event: value });
-
-function toolMessageOf(outcome: ToolOutcome): Message {
-  return message({
-    role: 'tool',
-    toolCallId: outcome.toolCallId,
-    content: outcome.content,
-    ...(outcome.status === 'ok' ? {} : { isError: true }),
-  });
-}
 
 /** The model turn of a step: cached when deterministic, restarted whole after a mid-stream failure. */
 function turnEvents(
@@ -84,7 +73,10 @@ function afterTurn(
   allowed: readonly string[] | undefined,
   resumed?: ReadonlyMap<string, ToolOutcome>,
 ): Observable<LoopItem> {
-  const completed$ = resumed ? EMPTY : of(event({ type: 'step-completed', step: state.step, response }));
+  const completed = event({ type: 'step-completed', step: state.step, response });
+  // The items that follow the turn, after its `step-completed` unless that was told already.
+  const told = (...items: LoopItem[]): Observable<LoopItem> =>
+    resumed ? of(...items) : of(completed, ...items);
   env.logger?.debug(
     {
       step: state.step,
@@ -101,12 +93,12 @@ function afterTurn(
       type: 'done',
       state: { ...state, added: [...state.added, response.message], steps },
     };
-    return concat(completed$, of(done));
+    return told(done);
   }
   const checked = checkCalls(state, calls, env.budgets, env.controls.onLimit === 'stop');
   if ('error' in checked) {
     const failed: LoopItem = { type: 'failed', state, error: checked.error };
-    return concat(completed$, of(failed));
+    return told(failed);
   }
   return defer(() => {
     // Keyed by the call itself, not its id: a server that repeats an id still gets each outcome.
@@ -152,7 +144,7 @@ function afterTurn(
         return of<LoopItem>({ type: 'failed', state: next, error });
       }
     });
-    return concat(completed$, tools$.pipe(map(event)), next$);
+    return concat(told(), tools$.pipe(map(event)), next$);
   });
 }
 

@@ -14,7 +14,10 @@ export const INTERRUPTED_MESSAGE =
  * @param message What the application knows of the interruption. @default a generic explanation
  * @example interruptedOutcome(call) // { status: 'interrupted', content: '{"error":"interrupted",…}', … }
  */
-export function interruptedOutcome(call: Pick<ToolCall, 'id' | 'name'>, message = INTERRUPTED_MESSAGE): ToolOutcome {
+export function interruptedOutcome(
+  call: Pick<ToolCall, 'id' | 'name'>,
+  message = INTERRUPTED_MESSAGE,
+): ToolOutcome {
   const error = { message };
   return {
     status: 'interrupted',

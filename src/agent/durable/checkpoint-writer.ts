@@ -26,7 +26,11 @@ export interface CheckpointWriter {
    * Appends `messages` and the changed checkpoint (plus `metadata`), after every earlier write.
    * Rejects with `RunSupersededError` on a version conflict, and every later write with it too.
    */
-  write(messages: readonly Message[], change: CheckpointChange, metadata?: Record<string, unknown>): Promise<void>;
+  write(
+    messages: readonly Message[],
+    change: CheckpointChange,
+    metadata?: Record<string, unknown>,
+  ): Promise<void>;
 }
 
 /** Rejects with a `SessionStoreError` once `ms` passed: no checkpoint waits forever on its store. */
@@ -79,7 +83,9 @@ export function checkpointWriter(
       at = appended.version;
     } catch (error) {
       // A write that may have landed (a timeout) fences this writer out as surely as a conflict.
-      lost = SessionConflictError.is(error) ? new RunSupersededError(`Run ${checkpoint.runId} has another writer`, { cause: error }) : (error as Error);
+      lost = SessionConflictError.is(error)
+        ? new RunSupersededError(`Run ${checkpoint.runId} has another writer`, { cause: error })
+        : (error as Error);
       throw lost;
     }
     if (next) current = next;

@@ -8,35 +8,31 @@ import {
   lastValueFrom,
   NEVER,
   type Observable,
+  of,
   take,
   takeUntil,
 } from 'rxjs';
-import {
-  BudgetExceededError,
-  type Message,
-  MaxStepsError,
-  RunCancelledError,
-  RxAgentError,
-  type ToolCall,
-} from '../../core/index.ts';
+import { RunCancelledError, RxAgentError } from '../../core/index.ts';
 import type { RunEventStore } from '../../http/run-event-store.ts';
 import { eventId } from '../../http/sequenced-event.ts';
 import type { Agent } from '../agent.ts';
 import type { AgentEvent } from '../agent-event.ts';
 import type { AgentLogger } from '../agent-logger.ts';
-import { agentResult } from '../agent-result.ts';
 import { agentRunEnv } from '../agent-run-env.ts';
-import { loopFrom } from '../run-agent.ts';
-import { initialState, type RunLimit, type RunState } from '../run-state.ts';
+import { loopFrom, type RunEnv } from '../run-agent.ts';
+import { initialState, type RunState } from '../run-state.ts';
 import { type LoopItem, resumeStep, runStep, type StepEnv } from '../run-step.ts';
-import type { StepCheckpoints } from '../step-checkpoints.ts';
-import { checkpointState, restoredState, storedOutcome } from './checkpoint-state.ts';
+import { checkpointHooks } from './checkpoint-hooks.ts';
+import { checkpointState, restoredState } from './checkpoint-state.ts';
 import { checkpointWriter, RunSupersededError } from './checkpoint-writer.ts';
-import type { DurableRunEnd, PendingApproval } from './durable-run-end.ts';
+import type { DurableRunEnd } from './durable-run-end.ts';
 import type { DurableRunJob } from './durable-run-job.ts';
+import { durableRunOptions } from './durable-run-options.ts';
 import { eventsSince } from './events-since.ts';
 import { checkpointIn } from './read-checkpoint.ts';
+import { resumeTurn } from './resume-turn.ts';
 import { LAST_RUN_KEY, type RunCheckpoint } from './run-checkpoint.ts';
+import { failedEnd, runEnds } from './run-ends.ts';
 
 /** What `driveDurableRun` needs besides the agent and the job. */
 export interface DurableRunEnv {
@@ -58,14 +54,11 @@ const REPORTS: ReadonlySet<AgentEvent['type']> = new Set([
 const isCancel = (signal: AbortSignal | undefined): boolean =>
   signal?.aborted === true && RunCancelledError.is(signal.reason);
 
-const failure = (error: unknown): DurableRunEnd => ({
-  type: 'failed',
-  error: {
-    name: error instanceof Error ? error.name : 'Error',
-    ...(RxAgentError.is(error) ? { code: error.code } : {}),
-    message: error instanceof Error ? error.message : String(error),
-  },
-});
+const superseded = (error: unknown, logger: AgentLogger | undefined): DurableRunEnd => {
+  if (!(error instanceof RunSupersededError)) throw error;
+  logger?.warn({ err: error }, 'durable run superseded: another worker owns it');
+  return { type: 'superseded' };
+};
 
 /**
  * Runs a run, or resumes it from its session's checkpoint, with the agent's own step loop (the one
@@ -81,8 +74,11 @@ const failure = (error: unknown): DurableRunEnd => ({
  * Resolves with how this attempt ended; never rejects for a run's own failure. Aborting `signal`
  * stops at once: a `RunCancelledError` reason removes the checkpoint (`cancelled`; the finished
  * steps stay in the session), any other reason leaves the checkpoint for the next attempt
- * (`stopped`). Rejects only when the session store fails (the checkpoint stays), for an agent
- * without `sessions` or an event store without `lastSeq`.
+ * (`stopped`). A version conflict on a checkpoint ends the attempt `superseded` (another worker
+ * owns the run) and changes nothing more. Rejects only when a store fails (the checkpoint stays
+ * for the next attempt), for an agent without `sessions` or an event store without `lastSeq`.
+ * Not carried over from `agent.run`: `stopWhen`, `prepareStep`, `output`, `approve` (decisions come
+ * from `recordDecision`) and the agent's `onConflict` (a conflict means another worker owns the run).
  * @example const end = await driveDurableRun(agent, job, { events, signal });
  */
 export async function driveDurableRun(
@@ -96,10 +92,12 @@ export async function driveDurableRun(
   if (!events.lastSeq)
     throw new RxAgentError('The event store cannot continue a run: it has no lastSeq', 'no_last_seq');
   const { runId, sessionId } = job;
+  if (typeof runId !== 'string' || runId === '' || !Array.isArray(job.input))
+    return failedEnd(new RxAgentError('A durable run job needs a runId and an input array', 'invalid_job'));
   const session = await sessions.get(sessionId);
   const found = checkpointIn(session);
   if (found && found.runId !== runId)
-    return failure(new RxAgentError(`Session ${sessionId} has another run in progress`, 'run_in_progress'));
+    return failedEnd(new RxAgentError(`Session ${sessionId} has another run in progress`, 'run_in_progress'));
   if (!found) {
     const ended = session?.metadata[LAST_RUN_KEY] as { runId?: unknown } | undefined;
     // Already ended (its worker stopped before the queue heard): nothing to do again.
@@ -107,28 +105,18 @@ export async function driveDurableRun(
     if (isCancel(signal)) return { type: 'cancelled' };
   }
   if (signal?.aborted && !isCancel(signal)) return { type: 'stopped' };
-  let runEnv: ReturnType<typeof agentRunEnv>;
+  let runEnv: RunEnv;
   try {
-    const options = job.options ?? {};
-    runEnv = agentRunEnv(agent, {
-      sessionId,
-      ...(job.actor ? { actor: job.actor } : {}),
-      ...(options.system === undefined ? {} : { system: options.system }),
-      ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
-      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
-      ...(options.onLimit === undefined ? {} : { onLimit: options.onLimit }),
-    });
+    runEnv = agentRunEnv(agent, durableRunOptions(job));
   } catch (error) {
-    return failure(error);
+    return failedEnd(error); // a budget out of range
   }
+
   let seq = await events.lastSeq(runId);
   const emit = (event: AgentEvent) => {
     seq += 1;
     events.append(runId, { id: eventId(runId, seq), event });
   };
-
-  const fresh = found === null;
   const history = session?.messages ?? [];
   const checkpoint: RunCheckpoint = found ?? {
     runId,
@@ -142,123 +130,53 @@ export async function driveDurableRun(
     last: { type: 'start' },
     attempt: 0,
   };
+  const version = session?.version ?? 0;
   const writer = checkpointWriter(
     sessions,
     sessionId,
-    session?.version ?? 0,
+    version,
     checkpoint,
-    fresh ? 0 : history.length - checkpoint.base,
+    found ? history.length - found.base : 0,
   );
-  const told = fresh ? [] : await eventsSince(events, runId, checkpoint.seq, seq);
-  let state: RunState = fresh ? initialState(history, job.input) : restoredState(session!, checkpoint);
+  const hooks = checkpointHooks(writer, () => seq);
+  const ends = runEnds({
+    writer,
+    job,
+    emit,
+    seq: () => seq,
+    onLimit: runEnv.controls.onLimit,
+    logger: env.logger,
+  });
+  // What the previous attempt told after its last checkpoint (`undefined`: unknown).
+  const told = found ? await eventsSince(events, runId, found.seq, seq) : [];
+  let state: RunState = session && found ? restoredState(session, found) : initialState(history, job.input);
 
-  const hooks: StepCheckpoints = {
-    turn: (before, response) =>
-      writer.write(before.added.slice(writer.stored), (current) => ({
-        ...current,
-        state: checkpointState(before),
-        turn: response,
-        outcomes: {},
-        started: [],
-        decisions: {},
-        pending: [],
-        seq,
-        last: { type: 'turn' },
-      })),
-    started: (call) =>
-      writer.write([], (current) => ({
-        ...current,
-        started: [...current.started.filter((id) => id !== call.id), call.id],
-        seq,
-        last: { type: 'started', toolCallId: call.id },
-      })),
-    outcome: (call, outcome) =>
-      writer.write([], (current) => ({
-        ...current,
-        outcomes: { ...current.outcomes, [call.id]: storedOutcome(outcome) },
-        started: current.started.filter((id) => id !== call.id),
-        seq,
-        last: { type: 'outcome', toolCallId: call.id },
-      })),
-    decision: (call) => writer.current.decisions[call.id],
-  };
-
-  const ending = (state: RunState, messages: readonly Message[], end: string) =>
-    writer.write(messages, () => undefined, {
-      ...job.options?.metadata,
-      [LAST_RUN_KEY]: { runId, end, at: new Date().toISOString() },
-    });
-  const complete = async (done: RunState, limit: RunLimit | undefined): Promise<DurableRunEnd> => {
-    // A summary made in this run (`context`) follows the run's messages: they are stored already.
-    await ending(done, [...done.added.slice(writer.stored), ...done.prelude], 'completed');
-    const result = agentResult(done, sessionId, limit);
-    emit({ type: 'agent-completed', result });
-    return { type: 'completed', result };
-  };
-  const fail = async (failed: RunState, error: unknown): Promise<DurableRunEnd> => {
-    if (runEnv.controls.onLimit === 'stop' && BudgetExceededError.is(error))
-      return complete(failed, MaxStepsError.is(error) ? 'max-steps' : 'budget');
-    env.logger?.error({ err: error, step: failed.step, sessionId, runId }, 'durable run failed');
-    await ending(failed, [...failed.added.slice(writer.stored), ...failed.prelude], 'failed');
-    return failure(error);
-  };
-  const park = async (parked: RunState, calls: readonly ToolCall[]): Promise<DurableRunEnd> => {
-    const before = writer.current.pending;
-    const now = new Date().toISOString();
-    const pending: PendingApproval[] = calls.map(
-      (call) =>
-        before.find((p) => p.toolCallId === call.id) ?? {
-          toolCallId: call.id,
-          toolCall: call,
-          step: parked.step,
-          requestedAt: now,
-        },
-    );
-    await writer.write([], (current) => ({ ...current, pending, seq, last: { type: 'parked' } }));
-    for (const p of pending)
-      if (!before.some((b) => b.toolCallId === p.toolCallId))
-        emit({ type: 'approval-requested', step: p.step, toolCall: p.toolCall });
-    return { type: 'awaiting-approval', pending };
-  };
-
-  try {
-    // Claims the run: a second worker on it now loses at its next write.
-    if (fresh) await writer.write(job.input, () => ({ ...checkpoint, attempt: 1 }));
-    else await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1 }));
-  } catch (error) {
-    if (error instanceof RunSupersededError) return { type: 'superseded' };
-    throw error;
-  }
   const stepEnv: StepEnv = { ...runEnv, trace: undefined, checkpoints: hooks };
   let first: Observable<LoopItem>;
-  let restarted: RxAgentError | undefined;
+  // For a step picked up after its turn: the next step's turn, if it had begun, is streamed again.
+  let restartNext: RxAgentError | undefined;
   try {
-    const current = writer.current;
-    // Something of a turn after the last checkpoint was told: that turn is streamed again.
-    if (told.some((event) => !REPORTS.has(event.type)))
-      restarted = new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost');
-    if (current.turn) {
-      await resumeTurn(agent, job, writer.current, told, hooks, emit);
-      const known = new Map(Object.entries(writer.current.outcomes));
-      first = resumeStep(stepEnv, state, current.turn, known);
+    // Claims the run: a second worker on it loses at its next write.
+    if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1 }));
+    else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1 }));
+    if (isCancel(signal)) return await ends.cancel();
+    // Something of a turn after the last checkpoint was told (or may have been): that turn is
+    // streamed again, after `step-restarted`, which costs a watcher nothing if it saw none of it.
+    const restarted =
+      (told?.some((event) => !REPORTS.has(event.type)) ?? true)
+        ? new RxAgentError('The worker running this step stopped; the step is streamed again', 'worker_lost')
+        : undefined;
+    const { turn } = writer.current;
+    if (turn) {
+      await resumeTurn(agent.tools, job.actor, writer.current, told, hooks, emit);
+      first = resumeStep(stepEnv, state, turn, new Map(Object.entries(writer.current.outcomes)));
+      restartNext = restarted;
     } else first = runStep(stepEnv, state, restarted);
   } catch (error) {
-    if (error instanceof RunSupersededError) return { type: 'superseded' };
-    throw error;
-  }
-  if (signal?.aborted) return isCancel(signal) ? cancel() : { type: 'stopped' };
-
-  async function cancel(): Promise<DurableRunEnd> {
-    try {
-      await ending(state, [], 'cancelled');
-      return { type: 'cancelled' };
-    } catch (error) {
-      if (error instanceof RunSupersededError) return { type: 'superseded' };
-      throw error;
-    }
+    return superseded(error, env.logger);
   }
 
-  const loop$ = loopFrom(stepEnv, first, restarted).pipe(
+  const loop$ = loopFrom(stepEnv, first, restartNext).pipe(
     concatMap((item): Observable<DurableRunEnd> => {
       switch (item.type) {
         case 'event':
@@ -268,57 +186,26 @@ export async function driveDurableRun(
           state = item.state;
           return EMPTY;
         case 'done':
-          return from(complete(item.state, item.limit));
+          return from(ends.complete(item.state, item.limit));
         case 'failed':
-          return from(fail(item.state, item.error));
+          return from(ends.fail(item.state, item.error));
         case 'parked':
-          return from(park(item.state, item.pending));
+          return from(ends.park(item.state, item.pending));
         default:
           return item satisfies never;
       }
     }),
     catchError((error: unknown): Observable<DurableRunEnd> => {
-      if (error instanceof RunSupersededError) return from([{ type: 'superseded' } as const]);
-      // The store failed: the run did not; the checkpoint stays for the next attempt.
-      if (writer.failure) throw writer.failure;
-      return from(fail(state, error));
+      // A lost write (a conflict, the store down) ends the attempt, not the run.
+      if (writer.failure) return of(superseded(writer.failure, env.logger));
+      return from(ends.fail(state, error)).pipe(
+        catchError((lost: unknown) => of(superseded(lost, env.logger))),
+      );
     }),
   );
+  if (signal?.aborted) return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
   const aborted$ = signal ? fromEvent(signal, 'abort').pipe(take(1)) : NEVER;
   const end = await lastValueFrom(loop$.pipe(takeUntil(aborted$), defaultIfEmpty(undefined)));
   if (end) return end;
-  return isCancel(signal) ? cancel() : { type: 'stopped' };
-}
-
-/**
- * A step picked up after its turn was recorded: tells the turn's `step-completed` or the last
- * outcome's `tool-result` if the previous attempt stopped before it could, then settles the calls
- * in doubt that may not run again as `interrupted` (recorded, then told).
- */
-async function resumeTurn(
-  agent: Agent,
-  job: DurableRunJob,
-  checkpoint: RunCheckpoint,
-  told: readonly AgentEvent[],
-  hooks: StepCheckpoints,
-  emit: (event: AgentEvent) => void,
-): Promise<void> {
-  const turn = checkpoint.turn!;
-  const { step } = checkpoint.state;
-  const { last } = checkpoint;
-  const callOf = (id: string) => turn.toolCalls.find((call) => call.id === id);
-  if (last.type === 'turn' && !told.some((e) => e.type === 'step-completed' && e.step === step))
-    emit({ type: 'step-completed', step, response: turn });
-  if (last.type === 'outcome' && !told.some((e) => e.type === 'tool-result' && e.toolCall.id === last.toolCallId)) {
-    const call = callOf(last.toolCallId);
-    const outcome = checkpoint.outcomes[last.toolCallId];
-    if (call && outcome) emit({ type: 'tool-result', step, toolCall: call, outcome });
-  }
-  for (const id of checkpoint.started) {
-    const call = callOf(id);
-    if (!call || checkpoint.outcomes[id] || agent.tools.get(call.name)?.idempotent === true) continue;
-    const outcome = await agent.tools.recordInterrupted(call, job.actor ? { actor: job.actor } : {});
-    await hooks.outcome(call, outcome);
-    emit({ type: 'tool-result', step, toolCall: call, outcome });
-  }
+  return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
 }

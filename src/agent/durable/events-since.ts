@@ -8,16 +8,17 @@ const READ_MS = 10_000;
 
 /**
  * The run's events after the `afterSeq`-th up to the `lastSeq`-th (what the previous attempt told
- * after its last checkpoint), read from the store and bounded in time.
+ * after its last checkpoint), read from the store and bounded in time; `undefined` when they
+ * cannot be read (trimmed, expired, the store down): then nothing is known of them.
  */
 export function eventsSince(
   events: RunEventStore,
   runId: string,
   afterSeq: number,
   lastSeq: number,
-): Promise<AgentEvent[]> {
+): Promise<AgentEvent[] | undefined> {
   if (lastSeq <= afterSeq) return Promise.resolve([]);
-  return firstValueFrom(
+  const read = firstValueFrom(
     events.read(runId, afterSeq).pipe(
       takeWhile((event) => (parseEventId(event.id)?.seq ?? lastSeq) < lastSeq, true),
       map((event) => event.event),
@@ -25,4 +26,5 @@ export function eventsSince(
       timeout(READ_MS),
     ),
   );
+  return read.catch(() => undefined);
 }

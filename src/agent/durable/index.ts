@@ -1,3 +1,4 @@
+export { cancelDurableRun } from './cancel-durable-run.ts';
 export { driveDurableRun, type DurableRunEnv } from './drive-durable-run.ts';
 export type { DurableRunEnd, PendingApproval } from './durable-run-end.ts';
 export type { DurableRunJob, DurableRunOptions } from './durable-run-job.ts';

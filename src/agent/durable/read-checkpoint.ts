@@ -27,7 +27,12 @@ export function checkpointIn(session: Session | null): RunCheckpoint | null {
     isObject(value.last) &&
     (value.base as number) <= session.messages.length;
   if (!valid)
-    throw new SessionCorruptError('checkpoint', session.id, 'metadata', new TypeError(`${RUN_KEY} is not a run checkpoint`));
+    throw new SessionCorruptError(
+      'checkpoint',
+      session.id,
+      'metadata',
+      new TypeError(`${RUN_KEY} is not a run checkpoint`),
+    );
   return value as unknown as RunCheckpoint;
 }
 
@@ -36,6 +41,9 @@ export function checkpointIn(session: Session | null): RunCheckpoint | null {
  * session). @throws SessionCorruptError for a checkpoint that is not one; the store's own errors
  * @example const checkpoint = await readCheckpoint(sessions, 'user-42'); checkpoint?.pending
  */
-export async function readCheckpoint(sessions: SessionStore, sessionId: string): Promise<RunCheckpoint | null> {
+export async function readCheckpoint(
+  sessions: SessionStore,
+  sessionId: string,
+): Promise<RunCheckpoint | null> {
   return checkpointIn(await sessions.get(sessionId));
 }

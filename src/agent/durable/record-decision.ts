@@ -29,7 +29,11 @@ export async function recordDecision(
   for (let attempt = 1; ; attempt++) {
     const session = await sessions.get(sessionId);
     const checkpoint = checkpointIn(session);
-    if (!session || checkpoint?.runId !== runId || !checkpoint.pending.some((p) => p.toolCallId === toolCallId))
+    if (
+      !session ||
+      checkpoint?.runId !== runId ||
+      !checkpoint.pending.some((p) => p.toolCallId === toolCallId)
+    )
       throw new ApprovalNotPendingError(runId, toolCallId);
     const next = {
       ...checkpoint,
@@ -38,7 +42,10 @@ export async function recordDecision(
       last: { type: 'decision', toolCallId },
     };
     try {
-      await sessions.append(sessionId, [], { expectedVersion: session.version, metadata: { [RUN_KEY]: next } });
+      await sessions.append(sessionId, [], {
+        expectedVersion: session.version,
+        metadata: { [RUN_KEY]: next },
+      });
       return;
     } catch (error) {
       if (!SessionConflictError.is(error) || attempt >= ATTEMPTS) throw error;

@@ -1,4 +1,4 @@
-import { from, lastValueFrom, map, toArray } from 'rxjs';
+import { firstValueFrom, from, lastValueFrom, map, take, toArray } from 'rxjs';
 import { z } from 'zod';
 import {
   Agent,
@@ -24,7 +24,10 @@ export const ANSWER = ['The ', 'charge ', 'went ', 'through.'];
  * text and two calls (an idempotent `lookup`, a `charge` that is not); else the final answer.
  * `approve: true` makes the second call a `refund`, which needs approval.
  */
-export function turnFor(request: RecordedRequest, options: { delayMs?: number; refund?: boolean } = {}): ScriptedResponse {
+export function turnFor(
+  request: RecordedRequest,
+  options: { delayMs?: number; refund?: boolean } = {},
+): ScriptedResponse {
   const messages = (request.json as { messages: { role: string }[] }).messages;
   const turns = messages.filter((m) => m.role === 'assistant').length;
   const second = options.refund
@@ -32,7 +35,10 @@ export function turnFor(request: RecordedRequest, options: { delayMs?: number; r
     : { id: 'call_b', name: 'charge', arguments: '{"amount":5}' };
   const turn =
     turns === 0
-      ? { text: ['Let ', 'me ', 'check. '], toolCalls: [{ id: 'call_a', name: 'lookup', arguments: '{"city":"Oslo"}' }, second] }
+      ? {
+          text: ['Let ', 'me ', 'check. '],
+          toolCalls: [{ id: 'call_a', name: 'lookup', arguments: '{"city":"Oslo"}' }, second],
+        }
       : { text: ANSWER };
   return { chunks: openaiFrames(turn, `chatcmpl-${turns}`), delayMs: options.delayMs ?? 0 };
 }
@@ -104,11 +110,29 @@ export function agentOn(url: string, tools: ToolRegistry, sessions: SessionStore
 
 /** Every event a run's store holds (the run must have ended in the store). */
 export function storedEvents(events: RunEventStore, runId: string): Promise<AgentEvent[]> {
-  return lastValueFrom(events.read(runId, 0).pipe(map((e) => e.event), toArray()));
+  return lastValueFrom(
+    events.read(runId, 0).pipe(
+      map((e) => e.event),
+      toArray(),
+    ),
+  );
 }
 
 /** What `textDeltas()` gives over the run's stored events. */
 export async function watchedText(events: RunEventStore, runId: string): Promise<string> {
   const all = await storedEvents(events, runId);
   return (await lastValueFrom(from(all).pipe(textDeltas(), toArray()))).join('');
+}
+
+/** The events a run's store holds so far, for a run that has not ended in the store. */
+export async function eventsSoFar(events: RunEventStore, runId: string): Promise<AgentEvent[]> {
+  const last = (await events.lastSeq?.(runId)) ?? 0;
+  if (last === 0) return [];
+  return firstValueFrom(
+    events.read(runId, 0).pipe(
+      take(last),
+      map((e) => e.event),
+      toArray(),
+    ),
+  );
 }

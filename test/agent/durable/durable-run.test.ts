@@ -10,6 +10,7 @@ import {
   readCheckpoint,
   RUN_KEY,
   type SessionStore,
+  RxAgentError,
   textDeltas,
   user,
 } from '../../../src/index.ts';
@@ -79,21 +80,33 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     expect([...executions.values()]).toEqual([1, 1]);
     const stored = await storedEvents(events, job.runId);
     expect(stored.map((e) => e.type)).toEqual(inProcessEvents.map((e) => e.type));
-    const text = (await lastValueFrom(
-      (await import('rxjs')).from(inProcessEvents).pipe(textDeltas(), toArray()),
-    )).join('');
+    const text = (
+      await lastValueFrom((await import('rxjs')).from(inProcessEvents).pipe(textDeltas(), toArray()))
+    ).join('');
     expect(await watchedText(events, job.runId)).toBe(text);
-    if (end.type === 'completed') expect(end.result.usage).toEqual(inProcessEvents.at(-1)?.type === 'agent-completed' ? (inProcessEvents.at(-1) as { result: { usage: unknown } }).result.usage : undefined);
+    if (end.type === 'completed')
+      expect(end.result.usage).toEqual(
+        inProcessEvents.at(-1)?.type === 'agent-completed'
+          ? (inProcessEvents.at(-1) as { result: { usage: unknown } }).result.usage
+          : undefined,
+      );
   });
 
-  const kills: [string, { event?: (e: AgentEvent, seen: AgentEvent[]) => boolean; tool?: string }][] = [
-    ['mid-turn (first step)', { event: (e) => e.type === 'text-delta' && e.text === 'me ' }],
-    ['mid-turn (second step)', { event: (e) => e.type === 'text-delta' && e.text === 'charge ' }],
+  type Kill = { event?: (e: AgentEvent, seen: AgentEvent[]) => boolean; tool?: string; midTurn?: number };
+  const kills: [string, Kill][] = [
+    ['mid-turn (first step)', { event: (e) => e.type === 'text-delta' && e.text === 'me ', midTurn: 1 }],
+    ['mid-turn (second step)', { event: (e) => e.type === 'text-delta' && e.text === 'charge ', midTurn: 2 }],
     ['after the turn checkpoint', { event: (e) => e.type === 'step-completed' && e.step === 1 }],
     ['after the started marker of a call that is not idempotent', { tool: 'charge' }],
     ['after the started marker of an idempotent call', { tool: 'lookup' }],
     ['after an outcome', { event: (e) => e.type === 'tool-result' }],
-    ['after the last outcome', { event: (e, seen) => e.type === 'tool-result' && seen.filter((s) => s.type === 'tool-result').length === 2 }],
+    [
+      'after the last outcome',
+      {
+        event: (e, seen) =>
+          e.type === 'tool-result' && seen.filter((s) => s.type === 'tool-result').length === 2,
+      },
+    ],
   ];
 
   it.each(kills)('resumes after a kill %s', async (_point, kill) => {
@@ -122,7 +135,7 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     const stopped = await driveDurableRun(agent, job, { events: first, signal: worker.signal });
     expect(stopped).toEqual({ type: 'stopped' });
     expect(await readCheckpoint(sessions, job.sessionId)).not.toBeNull();
-    onExecute.current = undefined;
+    delete onExecute.current;
 
     const end: DurableRunEnd = await driveDurableRun(agent, job, { events });
     expect(end.type).toBe('completed');
@@ -130,6 +143,23 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     expect(executions.get('call_b') ?? 0).toBeLessThanOrEqual(1);
     if (kill.tool === 'lookup') expect(executions.get('call_a')).toBe(2);
     expect(await watchedText(events, job.runId)).toBe('Let me check. The charge went through.');
+    // Every step, call and the run's end told exactly once; a step streamed again says so first.
+    const told = await storedEvents(events, job.runId);
+    const count = (type: string, key?: (e: AgentEvent) => unknown) =>
+      [...new Set(told.filter((e) => e.type === type).map((e) => key?.(e)))].length ===
+      told.filter((e) => e.type === type).length;
+    expect(
+      told.filter((e) => e.type === 'step-completed').map((e) => e.type === 'step-completed' && e.step),
+    ).toEqual([1, 2]);
+    expect(count('tool-result', (e) => e.type === 'tool-result' && e.toolCall.id)).toBe(true);
+    expect(told.filter((e) => e.type === 'tool-result')).toHaveLength(2);
+    expect(told.filter((e) => e.type === 'agent-completed')).toHaveLength(1);
+    const restarts = told.filter((e) => e.type === 'step-restarted');
+    if (kill.midTurn) {
+      expect(restarts).toHaveLength(1);
+      expect(restarts[0]).toMatchObject({ step: kill.midTurn, error: { code: 'worker_lost' } });
+      expect(restarts[0]?.type === 'step-restarted' && restarts[0].error).toBeInstanceOf(RxAgentError);
+    } else expect(restarts).toEqual([]);
     const session = await sessions.get(job.sessionId);
     const toolMessages = session?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(toolMessages.map((m) => m.toolCallId)).toEqual(['call_a', 'call_b']);
@@ -140,8 +170,26 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     if (kill.tool === 'charge') expect(interrupted).toBe(true);
     if (!interrupted) expect(charge).toEqual({ charged: 5 });
     const outcomes = (await audit.list()).filter((r) => r.type === 'outcome' && r.toolCallId === 'call_b');
-    expect(outcomes.at(-1)).toMatchObject({ status: interrupted ? 'interrupted' : 'ok' });
+    // (An aborted attempt's registry may also record the call it cancelled, in any order.)
+    expect(outcomes.map((r) => r.type === 'outcome' && r.status)).toContain(
+      interrupted ? 'interrupted' : 'ok',
+    );
     expect(JSON.parse(toolMessages[0]?.content as string)).toEqual({ city: 'Oslo', tempC: 18 });
+    // The session is the in-process run's, but for the interrupted call's result.
+    const reference = agentOn(server.url, countingTools(new Map(), {}), memorySessionStore());
+    const inProcess = await reference.chat(job.input, { sessionId: 'reference' });
+    // The result counts every step once, restored ones included.
+    expect(end.type === 'completed' && end.result).toMatchObject({
+      text: inProcess.text,
+      usage: inProcess.usage,
+      finishReason: inProcess.finishReason,
+      messages: session?.messages.slice(0),
+    });
+    expect(end.type === 'completed' && end.result.steps.length).toBe(2);
+    const expected = (await reference.options.sessions!.get('reference'))?.messages.map((m) =>
+      interrupted && m.role === 'tool' && m.toolCallId === 'call_b' ? toolMessages[1] : m,
+    );
+    expect(session?.messages).toEqual(expected);
     expect(session?.metadata[RUN_KEY]).toBeUndefined();
   });
 });

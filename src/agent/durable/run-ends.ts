@@ -1,0 +1,110 @@
+import {
+  BudgetExceededError,
+  type Message,
+  MaxStepsError,
+  RxAgentError,
+  type ToolCall,
+} from '../../core/index.ts';
+import type { AgentEvent } from '../agent-event.ts';
+import type { AgentLogger } from '../agent-logger.ts';
+import { agentResult } from '../agent-result.ts';
+import type { RunLimit, RunState } from '../run-state.ts';
+import { type CheckpointWriter, RunSupersededError } from './checkpoint-writer.ts';
+import type { DurableRunEnd, PendingApproval } from './durable-run-end.ts';
+import type { DurableRunJob } from './durable-run-job.ts';
+import { finishedStep } from './finished-step.ts';
+import { LAST_RUN_KEY } from './run-checkpoint.ts';
+
+/** A failed end: the error's name, code and message (plain data for a queue). */
+export function failedEnd(error: unknown): DurableRunEnd {
+  return {
+    type: 'failed',
+    error: {
+      name: error instanceof Error ? error.name : 'Error',
+      ...(RxAgentError.is(error) ? { code: error.code } : {}),
+      message: error instanceof Error ? error.message : String(error),
+    },
+  };
+}
+
+/** What ending a run needs from its attempt. */
+export interface RunEndsContext {
+  writer: CheckpointWriter;
+  job: DurableRunJob;
+  emit: (event: AgentEvent) => void;
+  /** How many events the run has told. */
+  seq: () => number;
+  onLimit: 'error' | 'stop';
+  logger: AgentLogger | undefined;
+}
+
+/** The ways an attempt ends a run or leaves it parked, each written before it is told. */
+export interface RunEnds {
+  /** The final append (the rest of the run's messages, the checkpoint removed), then `agent-completed`. */
+  complete(state: RunState, limit: RunLimit | undefined): Promise<DurableRunEnd>;
+  /** A budget with `onLimit: 'stop'` completes; else the final append keeps the finished steps. */
+  fail(state: RunState, error: unknown): Promise<DurableRunEnd>;
+  /** The checkpoint's `pending`, then `approval-requested` for each call newly parked. */
+  park(state: RunState, calls: readonly ToolCall[]): Promise<DurableRunEnd>;
+  /** The checkpoint removed, the finished steps kept; `superseded` when another writer won. */
+  cancel(): Promise<DurableRunEnd>;
+}
+
+export function runEnds(context: RunEndsContext): RunEnds {
+  const { writer, job, emit } = context;
+  const final = (messages: readonly Message[], end: string, metadata?: Record<string, unknown>) =>
+    writer.write(messages, () => undefined, {
+      ...metadata,
+      [LAST_RUN_KEY]: { runId: job.runId, end, at: new Date().toISOString() },
+    });
+  const complete = async (done: RunState, limit: RunLimit | undefined): Promise<DurableRunEnd> => {
+    // A summary made in this run (`context`) follows the run's messages, which are stored already.
+    await final([...done.added.slice(writer.stored), ...done.prelude], 'completed', job.options?.metadata);
+    const result = agentResult(done, job.sessionId, limit);
+    emit({ type: 'agent-completed', result });
+    return { type: 'completed', result };
+  };
+  return {
+    complete,
+    async fail(failed, error) {
+      if (context.onLimit === 'stop' && BudgetExceededError.is(error))
+        return complete(failed, MaxStepsError.is(error) ? 'max-steps' : 'budget');
+      context.logger?.error({ err: error, step: failed.step, runId: job.runId }, 'durable run failed');
+      await final([...failed.added.slice(writer.stored), ...failed.prelude], 'failed', job.options?.metadata);
+      return failedEnd(error);
+    },
+    async park(parked, calls) {
+      const before = writer.current.pending;
+      const now = new Date().toISOString();
+      const pending: PendingApproval[] = calls.map(
+        (call) =>
+          before.find((p) => p.toolCallId === call.id) ?? {
+            toolCallId: call.id,
+            toolCall: call,
+            step: parked.step,
+            requestedAt: now,
+          },
+      );
+      await writer.write([], (current) => ({
+        ...current,
+        pending,
+        seq: context.seq(),
+        last: { type: 'parked' },
+      }));
+      for (const p of pending)
+        if (!before.some((b) => b.toolCallId === p.toolCallId))
+          emit({ type: 'approval-requested', step: p.step, toolCall: p.toolCall });
+      return { type: 'awaiting-approval', pending };
+    },
+    async cancel() {
+      try {
+        // The finished steps stay (their tools ran); the step in flight is dropped.
+        await final(finishedStep(writer.current), 'cancelled');
+        return { type: 'cancelled' };
+      } catch (error) {
+        if (error instanceof RunSupersededError) return { type: 'superseded' };
+        throw error;
+      }
+    },
+  };
+}

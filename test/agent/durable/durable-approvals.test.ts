@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  ApprovalNotPendingError,
+  type DurableRunJob,
+  driveDurableRun,
+  memoryAuditStore,
+  memorySessionStore,
+  readCheckpoint,
+  recordDecision,
+  RUN_KEY,
+  RunCancelledError,
+  user,
+} from '../../../src/index.ts';
+import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
+import { useTranscriptServer } from '../../support/use-transcript-server.ts';
+import { agentOn, countingTools, eventsSoFar, type Executions, turnFor } from './durable-fixture.ts';
+
+const servers = useTranscriptServer();
+
+async function parkedRun() {
+  const server = await servers.start((request) => turnFor(request, { refund: true }));
+  const sessions = memorySessionStore();
+  const executions: Executions = new Map();
+  const audit = memoryAuditStore();
+  const agent = agentOn(server.url, countingTools(executions, {}, audit), sessions);
+  const events = memoryRunEventStore();
+  const job: DurableRunJob = {
+    runId: `run-${randomUUID()}`,
+    agent: 'support',
+    sessionId: `s-${randomUUID()}`,
+    input: [user('Refund me and look Oslo up.')],
+  };
+  events.open(job.runId);
+  const end = await driveDurableRun(agent, job, { events });
+  return { server, sessions, executions, audit, agent, events, job, end };
+}
+
+describe('a durable run that needs an approval', () => {
+  it('parks once the step’s other calls settled, then completes on the recorded decision', async () => {
+    const { sessions, executions, audit, agent, events, job, end } = await parkedRun();
+    expect(end).toMatchObject({
+      type: 'awaiting-approval',
+      pending: [{ toolCallId: 'call_b', step: 1, toolCall: { name: 'refund' } }],
+    });
+    expect(executions.get('call_a')).toBe(1);
+    expect(executions.has('call_b')).toBe(false);
+    // Parked is not an outcome: the audit holds nothing of the parked call.
+    expect((await audit.list()).filter((r) => r.toolCallId === 'call_b')).toEqual([]);
+    const checkpoint = await readCheckpoint(sessions, job.sessionId);
+    expect(checkpoint?.pending.map((p) => p.toolCallId)).toEqual(['call_b']);
+    expect(Object.keys(checkpoint?.outcomes ?? {})).toEqual(['call_a']);
+    const told = await eventsOf(events, job.runId);
+    expect(told.filter((t) => t.startsWith('approval-requested'))).toEqual(['approval-requested:call_b']);
+    expect(told.at(-1)).toBe('approval-requested:call_b');
+
+    // A resume before anyone decided parks again, telling nothing twice.
+    expect(await driveDurableRun(agent, job, { events })).toMatchObject({ type: 'awaiting-approval' });
+    expect(
+      (await eventsOf(events, job.runId)).filter((t) => t.startsWith('approval-requested')),
+    ).toHaveLength(1);
+
+    await recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true });
+    const resumed = await driveDurableRun(agent, job, { events });
+    expect(resumed.type).toBe('completed');
+    expect(executions.get('call_a')).toBe(1);
+    expect(executions.get('call_b')).toBe(1);
+    const session = await sessions.get(job.sessionId);
+    const tools = session?.messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(m.content as string));
+    expect(tools).toEqual([{ city: 'Oslo', tempC: 18 }, { refunded: 5 }]);
+    expect(session?.metadata[RUN_KEY]).toBeUndefined();
+  });
+
+  it('turns a recorded refusal into the usual rejected outcome with its reason', async () => {
+    const { sessions, executions, agent, events, job } = await parkedRun();
+    await recordDecision(sessions, job.sessionId, job.runId, 'call_b', {
+      approved: false,
+      reason: 'approval timed out',
+    });
+    expect((await driveDurableRun(agent, job, { events })).type).toBe('completed');
+    expect(executions.has('call_b')).toBe(false);
+    const session = await sessions.get(job.sessionId);
+    const refund = session?.messages.find((m) => m.role === 'tool' && m.toolCallId === 'call_b');
+    expect(JSON.parse(refund?.content as string)).toEqual({
+      error: 'rejected',
+      message: 'Not run: approval timed out',
+    });
+  });
+
+  it('refuses a decision for a call that is not pending, changing nothing', async () => {
+    const { sessions, job } = await parkedRun();
+    const before = await sessions.get(job.sessionId);
+    const attempts: [string, string][] = [
+      [job.runId, 'call_a'], // ran already, never asked
+      [job.runId, 'call_zzz'], // no such call
+      ['run-other', 'call_b'], // another run
+    ];
+    for (const [runId, toolCallId] of attempts)
+      await expect(
+        recordDecision(sessions, job.sessionId, runId, toolCallId, { approved: true }),
+      ).rejects.toBeInstanceOf(ApprovalNotPendingError);
+    await expect(
+      recordDecision(sessions, 'no-such-session', job.runId, 'call_b', { approved: true }),
+    ).rejects.toBeInstanceOf(ApprovalNotPendingError);
+    expect(await sessions.get(job.sessionId)).toEqual(before);
+    await recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true });
+    // Decided once: a second decision is refused.
+    const decided = await sessions.get(job.sessionId);
+    await expect(
+      recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: false }),
+    ).rejects.toBeInstanceOf(ApprovalNotPendingError);
+    expect(await sessions.get(job.sessionId)).toEqual(decided);
+  });
+
+  it('a parked run cancelled from outside ends cancelled, its checkpoint removed', async () => {
+    const { sessions, agent, events, job } = await parkedRun();
+    const controller = new AbortController();
+    controller.abort(new RunCancelledError(job.runId));
+    expect(await driveDurableRun(agent, job, { events, signal: controller.signal })).toEqual({
+      type: 'cancelled',
+    });
+    expect(await readCheckpoint(sessions, job.sessionId)).toBeNull();
+    await expect(
+      recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true }),
+    ).rejects.toBeInstanceOf(ApprovalNotPendingError);
+    // Once ended, another attempt (a job delivered twice) changes nothing.
+    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
+  });
+});
+
+async function eventsOf(events: RunEventStore, runId: string): Promise<string[]> {
+  return (await eventsSoFar(events, runId)).map((e) =>
+    e.type === 'approval-requested' ? `approval-requested:${e.toolCall.id}` : e.type,
+  );
+}
