@@ -1,8 +1,7 @@
 import { type ConnectionOptions, Queue, type RedisOptions } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
 import { defer, from, type Observable, switchMap } from 'rxjs';
-import type { DurableRunOptions } from '../agent/durable/index.ts';
-import { recordDecision } from '../agent/durable/index.ts';
+import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
 import { InvalidRequestError, RunNotFoundError } from '../core/index.ts';
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
@@ -96,9 +95,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
   const authorize = options.authorize ?? sameActor;
   const onError = options.onError ?? (() => undefined);
   const given = options.connection instanceof Redis ? options.connection : undefined;
-  // rxagent's own commands are bounded (a few retries, then a typed error to the caller).
-  const client =
-    given ?? new Redis({ maxRetriesPerRequest: 3, ...(options.connection as RedisOptions) } as never);
+  // rxagent's own commands (ioredis's default bound: a command fails after 20 reconnection attempts).
+  const client = given ?? new Redis(options.connection as IORedisOptions & { replyMapping?: never });
   client.on('error', onError);
   // BullMQ's own connections: made from the options, or duplicated from the client given.
   const connection = (given ?? options.connection) as ConnectionOptions;
@@ -155,6 +153,9 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       try {
         await queue.add('run', runJobData(run), {
           jobId: run.runId,
+          // A store that fails under a run (the checkpoint stays) is tried again, with backoff.
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1_000 },
           removeOnComplete: true,
           removeOnFail: { age: 7 * 86_400 },
         });
@@ -214,6 +215,7 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       if (was === null || ENDED.has(was)) return false;
       // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
       if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
+        await cancelDurableRun(options.sessions, record.sessionId, runId);
         await endRun(env, runId, record.sessionId, { type: 'cancelled' });
         return true;
       }

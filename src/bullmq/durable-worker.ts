@@ -1,5 +1,6 @@
 import { type ConnectionOptions, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { cancelDurableRun } from '../agent/durable/index.ts';
 import type { Agent } from '../agent/index.ts';
 import { RunCancelledError, RunLostError } from '../core/index.ts';
 import { HandOver } from './hand-over.ts';
@@ -86,7 +87,8 @@ export function startWorker(
   // A job BullMQ failed: its processor threw something unexpected, or it stalled more often than
   // `maxStalledCount` allows (its workers kept dying). Its run ends failed, its watchers told.
   worker.on('failed', (job, error) => {
-    if (!job) return;
+    // Not a retry BullMQ scheduled (a store that failed under the run: it resumes from its checkpoint).
+    if (!job || (job.finishedOn === undefined && job.attemptsMade < (job.opts.attempts ?? 1))) return;
     let run;
     try {
       run = runOfJob(job.data);
@@ -94,7 +96,13 @@ export function startWorker(
       return;
     }
     const cause = /stalled/i.test(error.message) ? new RunLostError(run.runId, 'writer_gone') : error;
-    endRun(env, run.runId, run.sessionId, { type: 'failed', error: cause }).catch(env.onError);
+    const { runId, sessionId } = run;
+    // Its checkpoint goes too, its finished steps kept (best effort: the store may be what failed):
+    // the session is free for its next run.
+    cancelDurableRun(env.sessions, sessionId, runId)
+      .catch(env.onError)
+      .then(() => endRun(env, runId, sessionId, { type: 'failed', error: cause }))
+      .catch(env.onError);
   });
   let closing: Promise<void> | undefined;
   const started = (async () => {

@@ -1,8 +1,10 @@
 import { DelayedError, type Job, WaitingError } from 'bullmq';
 import {
+  cancelDurableRun,
   type DurableRunEnd,
   type DurableRunJob,
   driveDurableRun,
+  LAST_RUN_KEY,
   readCheckpoint,
   recordDecision,
 } from '../agent/durable/index.ts';
@@ -43,6 +45,7 @@ export async function processRun(
     case 'ended':
       return;
     case 'cancelled':
+      await cancelDurableRun(env.sessions, sessionId, runId);
       await endRun(env, runId, sessionId, { type: 'cancelled' });
       return;
     case 'wait':
@@ -52,29 +55,23 @@ export async function processRun(
     default:
       claim satisfies never;
   }
-  if (claim.was === 'awaiting-approval' && claim.parkedUntil !== undefined && Date.now() >= claim.parkedUntil)
-    await timeOutApprovals(env, run);
+  if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
+    await cancelDurableRun(env.sessions, sessionId, runId);
     await endRun(env, runId, sessionId, { type: 'cancelled' });
     return;
   }
   const end = await driveDurableRun(agent, run, { events: env.events, signal });
-  const reason: unknown = signal.aborted ? signal.reason : undefined;
-  if (reason instanceof HandOver) {
-    // The lock is gone (BullMQ may have given the job to another worker): end what finished,
-    // touch the job in no case.
-    if (reason.how === 'lost') {
-      if (end.type === 'completed') await endRun(env, runId, sessionId, runEnd(end));
-      throw new DelayedError();
-    }
-    // Closing: whatever the attempt made of the abort, the run is not over unless it finished or
-    // parked first; it goes back to the queue, for a worker to resume from its checkpoint.
-    if (end.type !== 'completed' && end.type !== 'awaiting-approval') {
+  if (end.type === 'stopped') {
+    // Closing: the run goes back to the queue, for a worker to resume from its checkpoint.
+    if (signal.reason instanceof HandOver && signal.reason.how === 'close') {
       await env.book.requeue(runId);
       await job.moveToWait(token);
       throw new WaitingError();
     }
+    // The lock is gone (BullMQ may have given the job to another worker): touch nothing.
+    throw new DelayedError();
   }
   await settle(env, run, end, job, token);
 }
@@ -88,7 +85,8 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
       await endRun(env, runId, sessionId, runEnd(end));
       return;
     case 'awaiting-approval': {
-      const until = Date.now() + env.approvalTimeoutMs;
+      // Each call's time runs from when it was first asked (a run woken and parked again keeps it).
+      const until = Math.min(...end.pending.map((p) => dueAt(env, p.requestedAt)));
       if (!(await env.book.park(runId, until))) return;
       await job.moveToDelayed(until, token);
       // A decision recorded while this worker was parking the run could not wake a job still
@@ -96,11 +94,17 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
       if (await env.book.takeWake(runId)) await promote(env.queue, runId);
       throw new DelayedError();
     }
-    case 'superseded':
-    // Stopped by an abort that is not a cancel (handled above for this worker's own hand-overs):
-    // the checkpoint stays for the next attempt, and the job is left as it is.
-    case 'stopped':
+    case 'superseded': {
+      // The run ended in its session, but its worker stopped before saying so: said now.
+      const ended = await endedInSession(env, run);
+      if (ended) {
+        await endRun(env, runId, sessionId, ended);
+        return;
+      }
       // Another worker owns the run now: this one changes nothing, the job included.
+      throw new DelayedError();
+    }
+    case 'stopped':
       throw new DelayedError();
     default:
       end satisfies never;
@@ -116,10 +120,27 @@ function runEnd(end: DurableRunEnd & { type: 'completed' | 'cancelled' | 'failed
   return { type: 'failed', error };
 }
 
-/** Refuses every call of a parked run still waiting for a decision when its time is up. */
+/** How the run ended, when its session's last run is this one (`undefined` otherwise). */
+async function endedInSession(env: RunEnv, run: DurableRunJob): Promise<RunEnd | undefined> {
+  const session = await env.sessions.get(run.sessionId);
+  const last = session?.metadata[LAST_RUN_KEY] as { runId?: unknown; end?: unknown } | undefined;
+  if (last?.runId !== run.runId) return undefined;
+  if (last.end === 'completed' || last.end === 'cancelled') return { type: last.end };
+  return { type: 'failed', error: new RxAgentError('The run failed', 'run_failed') };
+}
+
+/** When a call asked at `requestedAt` (ISO 8601) times out; from now when that is not a date. */
+function dueAt(env: RunEnv, requestedAt: string): number {
+  const asked = Date.parse(requestedAt);
+  return (Number.isNaN(asked) ? Date.now() : asked) + env.approvalTimeoutMs;
+}
+
+/** Refuses each call of a parked run still waiting for a decision whose time is up. */
 async function timeOutApprovals(env: RunEnv, run: DurableRunJob): Promise<void> {
   const checkpoint = await readCheckpoint(env.sessions, run.sessionId);
+  const now = Date.now();
   for (const pending of checkpoint?.pending ?? []) {
+    if (dueAt(env, pending.requestedAt) > now) continue;
     await recordDecision(env.sessions, run.sessionId, run.runId, pending.toolCallId, {
       approved: false,
       reason: 'approval timed out',

@@ -22,7 +22,7 @@ export type Claim =
   /** Another run of the session goes first: `head` is the run that holds the session. */
   | { type: 'wait'; head: string }
   /** It may run now (marked `running`); `was` is its status before. */
-  | { type: 'run'; was: RunStatus; parkedUntil: number | undefined };
+  | { type: 'run'; was: RunStatus };
 
 const ENDED = "s == 'completed' or s == 'failed' or s == 'cancelled'";
 
@@ -40,10 +40,9 @@ if ${ENDED} then return {'ended'} end
 if redis.call('HGET', KEYS[1], 'cancel') then return {'cancelled'} end
 local head = redis.call('LINDEX', KEYS[2], 0)
 if head and head ~= ARGV[1] then return {'wait', head} end
-local pu = redis.call('HGET', KEYS[1], 'parkedUntil') or ''
 redis.call('HSET', KEYS[1], 'status', 'running')
 redis.call('HDEL', KEYS[1], 'wake', 'parkedUntil')
-return {'run', s, pu}`);
+return {'run', s}`);
 
 // KEYS: run, session. ARGV: runId, status, retainMs. Returns the session's next run ('' for none),
 // or false when the run had already ended (someone else finished it).
@@ -121,13 +120,10 @@ export function runBook(client: Redis, keys: RunKeys, retainMs: number) {
     },
 
     async claim(runId: string, sessionId: string): Promise<Claim> {
-      const [type, a, b] = (await run(CLAIM, [keys.run(runId), keys.session(sessionId)], [runId])) as [
-        string,
-        string?,
-        string?,
-      ];
-      if (type === 'wait') return { type, head: a ?? '' };
-      if (type === 'run') return { type, was: a as RunStatus, parkedUntil: b ? Number(b) : undefined };
+      const answer = (await run(CLAIM, [keys.run(runId), keys.session(sessionId)], [runId])) as string[];
+      const [type, value = ''] = answer;
+      if (type === 'wait') return { type, head: value };
+      if (type === 'run') return { type, was: value as RunStatus };
       return { type: type as 'gone' | 'ended' | 'cancelled' };
     },
 

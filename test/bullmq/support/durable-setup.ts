@@ -20,6 +20,7 @@ export interface WorkerConfig {
   baseURL: string;
   lockMs: number;
   stalledIntervalMs: number;
+  maxStalledCount?: number;
 }
 
 /** A worker process: its exit, and SIGKILL or SIGTERM. */
@@ -44,13 +45,18 @@ export interface DurableSetup {
   close(): Promise<void>;
 }
 
-export function durableSetup(baseURL: string, options: Partial<DurableRunsOptions> = {}): DurableSetup {
+export function durableSetup(
+  baseURL: string,
+  options: Partial<DurableRunsOptions> = {},
+  worker: Partial<WorkerConfig> = {},
+): DurableSetup {
   const config: WorkerConfig = {
     prefix: `rxbq-${randomUUID().slice(0, 8)}`,
     queueName: 'runs',
     baseURL,
     lockMs: 1_500,
     stalledIntervalMs: 1_000,
+    ...worker,
   };
   const closers: (() => Promise<unknown>)[] = [];
   const children: ChildProcess[] = [];

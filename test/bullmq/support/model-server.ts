@@ -9,6 +9,8 @@ export interface ModelServer {
   baseURL: string;
   /** How many requests it received. */
   requests(): number;
+  /** How many replies the client hung up on before their end. */
+  aborted(): number;
   close(): Promise<void>;
 }
 
@@ -21,9 +23,11 @@ export async function startModelServer(options: {
   delayMs: number;
   reply?: (body: {
     messages: { role: string; content?: unknown }[];
+    tools?: unknown[];
   }) => Parameters<typeof openaiFrames>[0] | undefined;
 }): Promise<ModelServer> {
   let count = 0;
+  let aborted = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -43,7 +47,10 @@ export async function startModelServer(options: {
           res.end();
         } else res.write(frame);
       }, options.delayMs);
-      res.on('close', () => clearInterval(timer));
+      res.on('close', () => {
+        clearInterval(timer);
+        if (!res.writableEnded) aborted += 1;
+      });
     });
   });
   server.listen(0, '127.0.0.1');
@@ -52,6 +59,7 @@ export async function startModelServer(options: {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests: () => count,
+    aborted: () => aborted,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

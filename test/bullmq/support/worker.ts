@@ -1,9 +1,10 @@
-// A worker process of durable runs (test/bullmq/): runs the agent `chat` (an OpenAI-compatible
-// model at a local test server) from the queue named in RXAGENT_TEST; SIGTERM closes it cleanly.
-import { Agent } from '../../../src/agent/index.ts';
+// A worker process of durable runs (test/bullmq/): runs the agents `chat` (an OpenAI-compatible
+// model at a local test server) and `refund` (with a tool that needs approval) from the queue
+// named in RXAGENT_TEST; SIGTERM closes it cleanly.
 import { durableRuns } from '../../../src/bullmq/index.ts';
-import { openai } from '../../../src/providers/openai/index.ts';
 import { redisRunEventStore, redisSessionStore } from '../../../src/stores/redis/index.ts';
+import { Redis } from 'ioredis';
+import { chatAgent, refundAgent } from './chat-agent.ts';
 import type { WorkerConfig } from './durable-setup.ts';
 
 const config = JSON.parse(process.env['RXAGENT_TEST'] ?? '{}') as WorkerConfig;
@@ -18,18 +19,18 @@ const runs = durableRuns({
   events,
   lockMs: config.lockMs,
   stalledIntervalMs: config.stalledIntervalMs,
+  ...(config.maxStalledCount === undefined ? {} : { maxStalledCount: config.maxStalledCount }),
 });
-const agent = new Agent({
-  model: openai('gpt-4o-mini', { apiKey: 'sk-test', baseURL: config.baseURL }),
-  sessions,
-});
-const worker = runs.work({ chat: agent }, { concurrency: 2 });
+const counter = new Redis(url);
+// Refunds are counted outside the process (it may be killed): INCR in Redis.
+const refund = refundAgent(config.baseURL, sessions, () => counter.incr(`${config.prefix}:refunds`)).agent;
+const worker = runs.work({ chat: chatAgent(config.baseURL, sessions), refund }, { concurrency: 2 });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
   void (async () => {
     await worker.close();
     await runs.close();
-    await Promise.all([events.close(), sessions.close()]);
+    await Promise.all([events.close(), sessions.close(), counter.quit()]);
     process.stdout.write('closed\n');
     process.exit(0);
   })();

@@ -1,0 +1,101 @@
+import { Queue } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentInput } from '../../src/agent/index.ts';
+import { InvalidRequestError, InvalidSessionIdError } from '../../src/core/index.ts';
+import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+
+let setup: DurableSetup | undefined;
+
+afterEach(async () => {
+  await setup?.close();
+  setup = undefined;
+});
+
+/** Everything the test's queue and rxagent's keys hold. */
+async function leftovers(s: DurableSetup) {
+  const queue = new Queue(s.config.queueName, {
+    connection: { host: '127.0.0.1', port: 6379 },
+    prefix: s.config.prefix,
+  });
+  try {
+    const counts = await queue.getJobCounts();
+    const keys = await s.redis.keys(`${s.config.prefix}:${s.config.queueName}:rxagent:*`);
+    const runKeys = await s.redis.keys(`${s.config.prefix}:run:*`);
+    return { jobs: Object.values(counts).reduce((a, b) => a + b, 0), keys: [...keys, ...runKeys] };
+  } finally {
+    await queue.close();
+  }
+}
+
+describe('durableRuns.start refuses bad input with a typed error, enqueuing nothing', () => {
+  const cases: [string, (s: DurableSetup) => Promise<unknown>, (error: unknown) => boolean][] = [
+    [
+      'an agent no worker runs',
+      (s) => s.runs.start('nobody', 'Hi'),
+      (e) => InvalidRequestError.is(e) && e.option === 'agent',
+    ],
+    [
+      'an agent name that is not a string',
+      (s) => s.runs.start(42 as unknown as string, 'Hi'),
+      (e) => InvalidRequestError.is(e) && e.option === 'agent',
+    ],
+    [
+      'a session id with a slash',
+      (s) => s.runs.start('chat', 'Hi', { sessionId: '../etc' }),
+      (e) => InvalidSessionIdError.is(e),
+    ],
+    [
+      'an empty session id',
+      (s) => s.runs.start('chat', 'Hi', { sessionId: '' }),
+      (e) => InvalidSessionIdError.is(e),
+    ],
+    [
+      'input that is a number',
+      (s) => s.runs.start('chat', 7 as unknown as AgentInput),
+      (e) => InvalidRequestError.is(e) && e.option === 'input',
+    ],
+    [
+      'no messages',
+      (s) => s.runs.start('chat', []),
+      (e) => InvalidRequestError.is(e) && e.option === 'input',
+    ],
+    [
+      'a message with an unknown role',
+      (s) => s.runs.start('chat', [{ role: 'wizard', content: 'x' } as never]),
+      (e) => InvalidRequestError.is(e) && e.option === 'input',
+    ],
+    [
+      'maxSteps of 0',
+      (s) => s.runs.start('chat', 'Hi', { maxSteps: 0 }),
+      (e) => InvalidRequestError.is(e) && e.option === 'maxSteps',
+    ],
+    [
+      'an unknown onLimit',
+      (s) => s.runs.start('chat', 'Hi', { onLimit: 'explode' as never }),
+      (e) => InvalidRequestError.is(e) && e.option === 'onLimit',
+    ],
+    [
+      'an actor without an id',
+      (s) => s.runs.start('chat', 'Hi', { actor: {} as never }),
+      (e) => InvalidRequestError.is(e) && e.option === 'actor',
+    ],
+  ];
+  for (const [name, start, typed] of cases) {
+    it(`refuses ${name}`, async () => {
+      setup = durableSetup('http://127.0.0.1:9/v1', { agents: ['chat'] });
+      const error = await start(setup).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(typed(error), String(error)).toBe(true);
+      expect(await leftovers(setup)).toEqual({ jobs: 0, keys: [] });
+    });
+  }
+
+  it('accepts, without an `agents` list, only the names a worker announced', async () => {
+    setup = durableSetup('http://127.0.0.1:9/v1');
+    const refused = await setup.runs.start('chat', 'Hi').catch((e: unknown) => e);
+    expect(InvalidRequestError.is(refused)).toBe(true);
+    expect(await leftovers(setup)).toEqual({ jobs: 0, keys: [] });
+  });
+});
