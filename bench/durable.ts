@@ -195,10 +195,25 @@ const stuck = await Promise.all(
 );
 if (stuck.length > 0) console.log(`  not ended within ${timeoutMs} ms:\n    ${stuck.join('\n    ')}`);
 if (stuck.length > 0 && process.env.BENCH_DURABLE_DIAGNOSE === '1') {
-  const queue = new Queue('rxagent-runs', { connection: { host: new URL(redisUrl).hostname, port: Number(new URL(redisUrl).port || 6379) }, prefix: `${prefix}queue` });
+  const queue = new Queue('rxagent-runs', {
+    connection: { host: new URL(redisUrl).hostname, port: Number(new URL(redisUrl).port || 6379) },
+    prefix: `${prefix}queue`,
+  });
   for (const id of unfinished) {
     const job = await queue.getJob(id);
-    console.log(id, await queue.getJobState(id), JSON.stringify({ attemptsMade: job?.attemptsMade, stalled: job?.stalledCounter, failedReason: job?.failedReason, delay: job?.delay, processedOn: job?.processedOn, finishedOn: job?.finishedOn, returnvalue: job?.returnvalue }));
+    console.log(
+      id,
+      await queue.getJobState(id),
+      JSON.stringify({
+        attemptsMade: job?.attemptsMade,
+        stalled: job?.stalledCounter,
+        failedReason: job?.failedReason,
+        delay: job?.delay,
+        processedOn: job?.processedOn,
+        finishedOn: job?.finishedOn,
+        returnvalue: job?.returnvalue,
+      }),
+    );
     const keys = await app.redis.keys(`${prefix}*${id}*`);
     console.log('  keys', keys.join(' '));
   }
