@@ -10,8 +10,9 @@ const ATTEMPTS = 8;
 /**
  * Ends a durable run from anywhere, with no agent: removes its checkpoint with a fenced append
  * that keeps its finished steps (a step whose calls all have outcomes; the step in flight is
- * dropped) and marks the run ended (`rxagent.lastRun`). A worker still running it loses at its
- * next checkpoint (`superseded`); a later attempt finds it ended. Retried on conflict.
+ * dropped) and marks the run ended (`rxagent.lastRun`, with `end`: `'cancelled'`, or `'failed'`
+ * for a run the queue gave up on). A worker still running it loses at its next checkpoint
+ * (`superseded`); a later attempt finds it ended. Retried on conflict.
  * @returns whether the session held that run's checkpoint
  * @example if (await cancelDurableRun(sessions, sessionId, runId)) events.end(runId, { type: 'cancelled' })
  */
@@ -19,7 +20,9 @@ export async function cancelDurableRun(
   sessions: SessionStore,
   sessionId: string,
   runId: string,
+  options: { end?: 'cancelled' | 'failed' } = {},
 ): Promise<boolean> {
+  const end = options.end === 'failed' ? 'failed' : 'cancelled';
   for (let attempt = 1; ; attempt++) {
     const session = await sessions.get(sessionId);
     const checkpoint = checkpointIn(session);
@@ -27,10 +30,7 @@ export async function cancelDurableRun(
     try {
       await sessions.append(sessionId, finishedStep(checkpoint), {
         expectedVersion: session.version,
-        metadata: {
-          [RUN_KEY]: undefined,
-          [LAST_RUN_KEY]: { runId, end: 'cancelled', at: new Date().toISOString() },
-        },
+        metadata: { [RUN_KEY]: undefined, [LAST_RUN_KEY]: { runId, end, at: new Date().toISOString() } },
       });
       return true;
     } catch (error) {

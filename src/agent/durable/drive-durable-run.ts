@@ -31,7 +31,8 @@ import { durableRunOptions } from './durable-run-options.ts';
 import { eventsSince } from './events-since.ts';
 import { checkpointIn } from './read-checkpoint.ts';
 import { resumeTurn } from './resume-turn.ts';
-import { LAST_RUN_KEY, type RunCheckpoint } from './run-checkpoint.ts';
+import { endAgain, endedRun } from './ended-run.ts';
+import type { RunCheckpoint } from './run-checkpoint.ts';
 import { failedEnd, runEnds } from './run-ends.ts';
 
 /** What `driveDurableRun` needs besides the agent and the job. */
@@ -96,14 +97,20 @@ export async function driveDurableRun(
     return failedEnd(new RxAgentError('A durable run job needs a runId and an input array', 'invalid_job'));
   const session = await sessions.get(sessionId);
   const found = checkpointIn(session);
+  let seq = await events.lastSeq(runId);
+  const emit = (event: AgentEvent) => {
+    seq += 1;
+    events.append(runId, { id: eventId(runId, seq), event });
+  };
+  const ended = found?.runId === runId ? undefined : endedRun(session, runId);
+  if (session && ended) {
+    // Already ended (its worker died before the queue heard): it ends as it did.
+    const last = (await eventsSince(events, runId, seq - 1, seq))?.[0];
+    return endAgain(session, ended, last, emit);
+  }
   if (found && found.runId !== runId)
     return failedEnd(new RxAgentError(`Session ${sessionId} has another run in progress`, 'run_in_progress'));
-  if (!found) {
-    const ended = session?.metadata[LAST_RUN_KEY] as { runId?: unknown } | undefined;
-    // Already ended (its worker stopped before the queue heard): nothing to do again.
-    if (ended?.runId === runId) return { type: 'superseded' };
-    if (isCancel(signal)) return { type: 'cancelled' };
-  }
+  if (!found && isCancel(signal)) return { type: 'cancelled' };
   if (signal?.aborted && !isCancel(signal)) return { type: 'stopped' };
   let runEnv: RunEnv;
   try {
@@ -111,12 +118,6 @@ export async function driveDurableRun(
   } catch (error) {
     return failedEnd(error); // a budget out of range
   }
-
-  let seq = await events.lastSeq(runId);
-  const emit = (event: AgentEvent) => {
-    seq += 1;
-    events.append(runId, { id: eventId(runId, seq), event });
-  };
   const history = session?.messages ?? [];
   const checkpoint: RunCheckpoint = found ?? {
     runId,

@@ -1,6 +1,7 @@
 import type { ChatResponse, Message } from '../../core/index.ts';
 import type { RunDecision } from '../../http/runs.ts';
 import type { ToolOutcome } from '../../tools/index.ts';
+import type { AgentResult } from '../agent-event.ts';
 import type { PendingApproval } from './durable-run-end.ts';
 
 /** The session metadata key holding a durable run's checkpoint; the run's final append removes it. */
@@ -8,6 +9,23 @@ export const RUN_KEY = 'rxagent.run';
 
 /** The session metadata key naming the last durable run that ended on the session, and how. */
 export const LAST_RUN_KEY = 'rxagent.lastRun';
+
+/**
+ * How the last durable run on a session ended (`rxagent.lastRun`), so an attempt at a run that
+ * already ended (a job delivered again after its worker died at the very end) ends the same way.
+ */
+export interface EndedRun {
+  runId: string;
+  end: 'completed' | 'failed' | 'cancelled';
+  /** ISO 8601. */
+  at: string;
+  /** A completed run's result, less its messages: the session's `count` messages after `base`. */
+  result?: Omit<AgentResult, 'messages'>;
+  base?: number;
+  count?: number;
+  /** A failed run's error. */
+  error?: { name: string; code?: string; message: string };
+}
 
 /** The run before its step in flight, less what the session's messages hold. */
 export interface CheckpointState {

@@ -13,10 +13,10 @@ import { type CheckpointWriter, RunSupersededError } from './checkpoint-writer.t
 import type { DurableRunEnd, PendingApproval } from './durable-run-end.ts';
 import type { DurableRunJob } from './durable-run-job.ts';
 import { finishedStep } from './finished-step.ts';
-import { LAST_RUN_KEY } from './run-checkpoint.ts';
+import { type EndedRun, LAST_RUN_KEY } from './run-checkpoint.ts';
 
 /** A failed end: the error's name, code and message (plain data for a queue). */
-export function failedEnd(error: unknown): DurableRunEnd {
+export function failedEnd(error: unknown): Extract<DurableRunEnd, { type: 'failed' }> {
   return {
     type: 'failed',
     error: {
@@ -52,15 +52,25 @@ export interface RunEnds {
 
 export function runEnds(context: RunEndsContext): RunEnds {
   const { writer, job, emit } = context;
-  const final = (messages: readonly Message[], end: string, metadata?: Record<string, unknown>) =>
+  const final = (
+    messages: readonly Message[],
+    ended: Omit<EndedRun, 'runId' | 'at'>,
+    metadata?: Record<string, unknown>,
+  ) =>
     writer.write(messages, () => undefined, {
       ...metadata,
-      [LAST_RUN_KEY]: { runId: job.runId, end, at: new Date().toISOString() },
+      [LAST_RUN_KEY]: { runId: job.runId, at: new Date().toISOString(), ...ended } satisfies EndedRun,
     });
   const complete = async (done: RunState, limit: RunLimit | undefined): Promise<DurableRunEnd> => {
     // A summary made in this run (`context`) follows the run's messages, which are stored already.
-    await final([...done.added.slice(writer.stored), ...done.prelude], 'completed', job.options?.metadata);
     const result = agentResult(done, job.sessionId, limit);
+    const { messages, ...kept } = result;
+    const base = writer.current.base;
+    await final(
+      [...done.added.slice(writer.stored), ...done.prelude],
+      { end: 'completed', result: kept, base, count: messages.length },
+      job.options?.metadata,
+    );
     emit({ type: 'agent-completed', result });
     return { type: 'completed', result };
   };
@@ -70,8 +80,10 @@ export function runEnds(context: RunEndsContext): RunEnds {
       if (context.onLimit === 'stop' && BudgetExceededError.is(error))
         return complete(failed, MaxStepsError.is(error) ? 'max-steps' : 'budget');
       context.logger?.error({ err: error, step: failed.step, runId: job.runId }, 'durable run failed');
-      await final([...failed.added.slice(writer.stored), ...failed.prelude], 'failed', job.options?.metadata);
-      return failedEnd(error);
+      const end = failedEnd(error);
+      const messages = [...failed.added.slice(writer.stored), ...failed.prelude];
+      await final(messages, { end: 'failed', error: end.error }, job.options?.metadata);
+      return end;
     },
     async park(parked, calls) {
       const before = writer.current.pending;
@@ -99,7 +111,7 @@ export function runEnds(context: RunEndsContext): RunEnds {
     async cancel() {
       try {
         // The finished steps stay (their tools ran); the step in flight is dropped.
-        await final(finishedStep(writer.current), 'cancelled');
+        await final(finishedStep(writer.current), { end: 'cancelled' });
         return { type: 'cancelled' };
       } catch (error) {
         if (error instanceof RunSupersededError) return { type: 'superseded' };

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   ApprovalNotPendingError,
+  cancelDurableRun,
   type DurableRunJob,
   driveDurableRun,
+  LAST_RUN_KEY,
   memoryAuditStore,
   memorySessionStore,
   readCheckpoint,
@@ -125,8 +127,22 @@ describe('a durable run that needs an approval', () => {
     await expect(
       recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true }),
     ).rejects.toBeInstanceOf(ApprovalNotPendingError);
-    // Once ended, another attempt (a job delivered twice) changes nothing.
-    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
+    // Once ended, another attempt (a job delivered twice) ends the same way and changes nothing.
+    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'cancelled' });
+  });
+});
+
+describe('a parked run the queue gives up on', () => {
+  it('ends failed through cancelDurableRun, its decision no longer possible', async () => {
+    const { sessions, job } = await parkedRun();
+    expect(await cancelDurableRun(sessions, job.sessionId, job.runId, { end: 'failed' })).toBe(true);
+    const session = await sessions.get(job.sessionId);
+    expect(session?.metadata[LAST_RUN_KEY]).toMatchObject({ runId: job.runId, end: 'failed' });
+    // The parked step never finished: only the input stays.
+    expect(session?.messages.map((m) => m.role)).toEqual(['user']);
+    await expect(
+      recordDecision(sessions, job.sessionId, job.runId, 'call_b', { approved: true }),
+    ).rejects.toBeInstanceOf(ApprovalNotPendingError);
   });
 });
 

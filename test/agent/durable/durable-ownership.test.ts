@@ -100,7 +100,7 @@ describe('who owns a durable run', () => {
     expect(session?.metadata[LAST_RUN_KEY]).toMatchObject({ runId: job.runId, end: 'cancelled' });
     // The input and the finished first step (its calls with their results); the cut turn is gone.
     expect(session?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
-    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
+    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'cancelled' });
     expect([...executions.values()]).toEqual([1, 1]);
   });
 
@@ -127,6 +127,9 @@ describe('who owns a durable run', () => {
     expect(session?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
     expect(await readCheckpoint(sessions, job.sessionId)).toBeNull();
     expect(session?.metadata[LAST_RUN_KEY]).toMatchObject({ runId: job.runId, end: 'failed' });
+    // The job delivered again: it ends as it did, changing nothing.
+    expect(await driveDurableRun(agent, job, { events })).toEqual(end);
+    expect(await sessions.get(job.sessionId)).toEqual(session);
   });
 
   it('refuses a run on a session that holds another run’s checkpoint', async () => {
@@ -178,8 +181,8 @@ describe('cancelDurableRun', () => {
     expect(session?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
     expect(session?.metadata[RUN_KEY]).toBeUndefined();
     expect(session?.metadata[LAST_RUN_KEY]).toMatchObject({ runId: job.runId, end: 'cancelled' });
-    expect(await cancelDurableRun(sessions, job.sessionId, job.runId)).toBe(false);
-    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'superseded' });
+    expect(await cancelDurableRun(sessions, job.sessionId, job.runId, { end: 'failed' })).toBe(false);
+    expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'cancelled' });
     expect([...executions.values()]).toEqual([1, 1]);
   });
 
