@@ -69,6 +69,12 @@ export interface DurableRuns extends Runs {
     input: AgentInput,
     options?: DurableStartOptions,
   ): Promise<{ runId: string; sessionId: string }>;
+  /**
+   * Whether `attach` with these options would start, before a server sends its headers (404 or
+   * 410 rather than a stream that fails at once).
+   * @throws RunNotFoundError (also for another actor's run), ReplayExpiredError (as a rejection)
+   */
+  check(runId: string, options?: { lastEventId?: string; actor?: Actor }): Promise<void>;
   /** Runs the queue's runs in this process, `concurrency` at a time. @default concurrency 1 */
   work(agents: Readonly<Record<string, Agent>>, options?: { concurrency?: number }): DurableWorker;
   /** Closes the workers `work` made, the queue and every connection this object opened. */
@@ -151,6 +157,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       await env.book.create(run.runId, { agent, sessionId, owner });
       options.events.open(run.runId, { owner, durable: true });
       try {
+        // Asked on the store's connection after its writes: once answered, any server can attach.
+        await options.events.check?.(run.runId, 0);
         await queue.add('run', runJobData(run), {
           jobId: run.runId,
           // A store that fails under a run (the checkpoint stays) is tried again, with backoff.
@@ -197,6 +205,12 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
           }),
         );
       });
+    },
+
+    async check(runId, checkOptions = {}) {
+      const afterSeq = afterSeqOf(runId, checkOptions.lastEventId);
+      if (!(await permitted(runId, checkOptions.actor, 'attach'))) throw new RunNotFoundError(runId);
+      await options.events.check?.(runId, afterSeq);
     },
 
     async decide(runId, toolCallId, decision: RunDecision, decideOptions = {}) {

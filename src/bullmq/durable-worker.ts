@@ -87,15 +87,17 @@ export function startWorker(
   // A job BullMQ failed: its processor threw something unexpected, or it stalled more often than
   // `maxStalledCount` allows (its workers kept dying). Its run ends failed, its watchers told.
   worker.on('failed', (job, error) => {
+    const stalled = /stalled/i.test(error.message);
     // Not a retry BullMQ scheduled (a store that failed under the run: it resumes from its checkpoint).
-    if (!job || (job.finishedOn === undefined && job.attemptsMade < (job.opts.attempts ?? 1))) return;
+    if (!job || (!stalled && job.finishedOn === undefined && job.attemptsMade < (job.opts.attempts ?? 1)))
+      return;
     let run;
     try {
       run = runOfJob(job.data);
     } catch {
       return;
     }
-    const cause = /stalled/i.test(error.message) ? new RunLostError(run.runId, 'writer_gone') : error;
+    const cause = stalled ? new RunLostError(run.runId, 'writer_gone') : error;
     const { runId, sessionId } = run;
     // Its checkpoint goes too, its finished steps kept (best effort: the store may be what failed):
     // the session is free for its next run.
@@ -107,7 +109,8 @@ export function startWorker(
   let closing: Promise<void> | undefined;
   const started = (async () => {
     await subscriber.subscribe(settings.keys.cancels);
-    await settings.client.sadd(settings.keys.agents, ...Object.keys(agents));
+    const names = Object.keys(agents);
+    if (names.length > 0) await settings.client.sadd(settings.keys.agents, ...names);
     // Listening for cancels before taking any run: a cancel published from now on is heard.
     if (!closing) void worker.run().catch(env.onError);
   })();
