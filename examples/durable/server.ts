@@ -46,10 +46,11 @@ async function routes(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (!match) return send(res, 404, { error: { message: 'Not found' } });
   const [, runId = '', action, toolCallId] = match;
   if (req.method === 'GET' && !action) {
-    // An unknown run is a 404 before the stream starts.
-    if ((await runs.status(runId)) === null) return send(res, 404, runErrorAnswer(notFound(runId)).body);
     const lastEventId = req.headers['last-event-id'];
-    writeSSE(runs.attach(runId, typeof lastEventId === 'string' ? { lastEventId } : {}), res, {
+    const options = typeof lastEventId === 'string' ? { lastEventId } : {};
+    // An unknown run is a 404 and an expired replay a 410, before the stream starts.
+    await runs.check(runId, options);
+    writeSSE(runs.attach(runId, options), res, {
       retryMs: 500,
       heartbeatMs: 10_000,
     });
@@ -58,7 +59,7 @@ async function routes(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === 'GET' && action === 'status') {
     const status = await runs.status(runId);
     return status === null
-      ? send(res, 404, runErrorAnswer(notFound(runId)).body)
+      ? send(res, 404, runErrorAnswer(new RunNotFoundError(runId)).body)
       : send(res, 200, { status });
   }
   if (req.method === 'POST' && action === 'cancel')
@@ -92,10 +93,6 @@ const stop = () => {
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
-
-function notFound(runId: string) {
-  return new RunNotFoundError(runId);
-}
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

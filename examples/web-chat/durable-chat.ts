@@ -10,7 +10,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RunNotFoundError } from 'rxagent';
 import { durableRuns, type DurableRuns } from 'rxagent/bullmq';
 import { redisRunEventStore, redisSessionStore } from 'rxagent/redis';
 import type { ChatBackend } from './web-chat.ts';
@@ -85,9 +84,7 @@ export function durableChat(settings: DurableChatSettings, workers = 2): ChatBac
   return {
     runs,
     start: async (message, sessionId) => (await runs.start('chat', message, { sessionId })).runId,
-    check: async (runId) => {
-      if ((await runs.status(runId)) === null) throw new RunNotFoundError(runId);
-    },
+    check: (runId, options) => runs.check(runId, options),
     close: async () => {
       closing = true;
       await Promise.all(
