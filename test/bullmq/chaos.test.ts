@@ -169,7 +169,7 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
   /** A few kills at random times, of a random worker. */
   const killAtRandom = async () => {
     // Three that land: on a loaded machine, every worker may be down (killed, still starting).
-    for (let landed = 0; landed < 3 && !state.stopped; ) {
+    for (let landed = 0; landed < 3 && !state.stopped;) {
       await sleep(1500 + rng() * 2500);
       const pids = [...workers.keys()];
       if (pids.length > 0 && kill(pids[Math.floor(rng() * pids.length)]!, 'random')) landed += 1;
