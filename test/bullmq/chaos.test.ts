@@ -197,7 +197,7 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
       RUN_LOCK_MS: '2000',
       RUN_STALLED_MS: '1000',
       TOOL_DELAY_MS: '250',
-      WORKER_CONCURRENCY: '4',
+      WORKER_CONCURRENCY: '8',
       // A fixed port, so that the app server killed mid-way comes back where its watchers reconnect.
       PORT: String(await freePort()),
     };
@@ -359,4 +359,31 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
     );
     await Promise.all([sessions.close(), audit.close()]);
   }, 120_000);
+
+  it('the app server stops a run from its HTTP API, and refuses bad input with typed errors', async () => {
+    const base = app.match[0];
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const answer = await post('/api/runs', { message: 'order 99' });
+    const { runId } = (await answer.json()) as { runId: string };
+    const watched = lastValueFrom(fromSSE(`${base}/api/runs/${runId}`)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await sleep(300);
+    expect(await (await post(`/api/runs/${runId}/cancel`, {})).json()).toEqual({ cancelled: true });
+    expect(await watched).toMatchObject({ name: 'RunCancelledError' });
+    expect(await (await fetch(`${base}/api/runs/${runId}/status`)).json()).toEqual({ status: 'cancelled' });
+
+    const badSession = await post('/api/runs', { message: 'order 98', sessionId: '../etc' });
+    expect(badSession.status).toBe(400);
+    expect(await badSession.json()).toMatchObject({ error: { name: 'InvalidSessionIdError' } });
+    const notPending = await post(`/api/runs/${runId}/approvals/call_nothing`, { approved: true });
+    expect(notPending.status).toBe(409);
+    expect((await fetch(`${base}/api/runs/no-such-run`)).status).toBe(404);
+  }, 30_000);
 });
