@@ -27,7 +27,10 @@ const maxBodyBytes = 64 * 1024;
 async function routes(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (req.method === 'POST' && url.pathname === '/api/runs') {
-    const { message, sessionId } = (await json(req)) as { message?: unknown; sessionId?: unknown };
+    const body = await json(req);
+    if (body === tooLarge)
+      return send(res, 413, { error: { message: `A request body holds at most ${maxBodyBytes} bytes` } });
+    const { message, sessionId } = body as { message?: unknown; sessionId?: unknown };
     if (typeof message !== 'string' || (sessionId !== undefined && typeof sessionId !== 'string'))
       return send(res, 400, { error: { message: 'message (a string) is required; sessionId is a string' } });
     try {
@@ -98,13 +101,16 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-/** The request body as JSON (`{}` when it is not JSON), at most `maxBodyBytes`. */
+/** What `json` answers for a body over `maxBodyBytes`. */
+const tooLarge = Symbol('too large');
+
+/** The request body as JSON (`{}` when it is not JSON), or `tooLarge` past `maxBodyBytes`. */
 async function json(req: IncomingMessage): Promise<unknown> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const part of req as AsyncIterable<Buffer>) {
     size += part.length;
-    if (size > maxBodyBytes) return {};
+    if (size > maxBodyBytes) return tooLarge;
     parts.push(part);
   }
   try {

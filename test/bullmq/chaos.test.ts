@@ -385,5 +385,6 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
     const notPending = await post(`/api/runs/${runId}/approvals/call_nothing`, { approved: true });
     expect(notPending.status).toBe(409);
     expect((await fetch(`${base}/api/runs/no-such-run`)).status).toBe(404);
+    expect((await post('/api/runs', { message: 'x'.repeat(70_000) })).status).toBe(413);
   }, 30_000);
 });
