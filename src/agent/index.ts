@@ -39,6 +39,7 @@ export {
   cancelDurableRun,
   type CheckpointItem,
   type CheckpointState,
+  type EndedRun,
   type DurableRunEnd,
   type DurableRunEnv,
   type DurableRunJob,

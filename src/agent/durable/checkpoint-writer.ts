@@ -25,6 +25,8 @@ export interface CheckpointWriter {
   /**
    * Appends `messages` and the changed checkpoint (plus `metadata`), after every earlier write.
    * Rejects with `RunSupersededError` on a version conflict, and every later write with it too.
+   * Once `signal` aborted, only a write that removes the checkpoint (a cancel) is still made: a
+   * stopped attempt's queued writes must not land after the next attempt read the session.
    */
   write(
     messages: readonly Message[],
@@ -58,6 +60,7 @@ export function checkpointWriter(
   version: number,
   checkpoint: RunCheckpoint,
   stored: number,
+  signal?: AbortSignal,
 ): CheckpointWriter {
   let current = checkpoint;
   let held = stored;
@@ -72,6 +75,7 @@ export function checkpointWriter(
   ): Promise<void> => {
     if (lost) throw lost;
     const next = change(current);
+    if (signal?.aborted && next) throw new Error(`Run ${checkpoint.runId} stopped: no more checkpoints`);
     try {
       const appended = await within(
         sessions.append(sessionId, messages, {

@@ -138,6 +138,7 @@ export async function driveDurableRun(
     version,
     checkpoint,
     found ? history.length - found.base : 0,
+    signal,
   );
   const hooks = checkpointHooks(writer, () => seq);
   const ends = runEnds({
@@ -174,6 +175,8 @@ export async function driveDurableRun(
       restartNext = restarted;
     } else first = runStep(stepEnv, state, restarted);
   } catch (error) {
+    if (signal?.aborted && !(error instanceof RunSupersededError))
+      return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
     return superseded(error, env.logger);
   }
 

@@ -7,6 +7,7 @@ export { recordDecision } from './record-decision.ts';
 export {
   type CheckpointItem,
   type CheckpointState,
+  type EndedRun,
   LAST_RUN_KEY,
   RUN_KEY,
   type RunCheckpoint,
