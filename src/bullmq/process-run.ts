@@ -9,7 +9,7 @@ import {
   recordDecision,
 } from '../agent/durable/index.ts';
 import type { Agent } from '../agent/index.ts';
-import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
+import { ApprovalNotPendingError, RunLostError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
 import { HandOver } from './hand-over.ts';
 import { endRun, promote, type RunEnv } from './run-env.ts';
@@ -38,7 +38,7 @@ export async function processRun(
   // A worker that does not run this agent lets one that does take it.
   if (!agent) return later(env.sessionWaitMs);
   let claim = await env.book.claim(runId, sessionId);
-  if (claim.type === 'wait' && (await env.book.heal(sessionId, claim.head)))
+  if (claim.type === 'wait' && (await freeSession(env, sessionId, claim.head)))
     claim = await env.book.claim(runId, sessionId);
   switch (claim.type) {
     case 'gone':
@@ -109,6 +109,24 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
     default:
       end satisfies never;
   }
+}
+
+/** A run that has had no job for this long while it still heads its session is lost. */
+const ORPHAN_AFTER_MS = 60_000;
+
+/**
+ * Whether the run heading a session no longer holds it: it ended or is gone (its entry dropped),
+ * or it lost its job long ago (its enqueue failed halfway, or its job was removed from outside
+ * BullMQ's flow: it ends failed, `RunLostError`), so no session waits forever on a dead run.
+ */
+async function freeSession(env: RunEnv, sessionId: string, head: string): Promise<boolean> {
+  if (await env.book.heal(sessionId, head)) return true;
+  const record = await env.book.read(head);
+  if (!record || Date.now() - record.createdAt < ORPHAN_AFTER_MS) return false;
+  if ((await env.queue.getJobState(head)) !== 'unknown') return false;
+  await cancelDurableRun(env.sessions, sessionId, head);
+  await endRun(env, head, sessionId, { type: 'failed', error: new RunLostError(head, 'writer_gone') });
+  return true;
 }
 
 /** How an attempt's end reads to the run's watchers. */

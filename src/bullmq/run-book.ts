@@ -12,6 +12,8 @@ export interface RunRecord {
   status: RunStatus;
   /** When a parked run's approvals time out (ms since the epoch), while it is parked. */
   parkedUntil: number | undefined;
+  /** When `start` made it (ms since the epoch). */
+  createdAt: number;
 }
 
 /** What a worker may do with a run it picked up. */
@@ -26,9 +28,9 @@ export type Claim =
 
 const ENDED = "s == 'completed' or s == 'failed' or s == 'cancelled'";
 
-// KEYS: run, session. ARGV: agent, sessionId, owner, runId.
+// KEYS: run, session. ARGV: agent, sessionId, owner, runId, createdAt.
 const CREATE = redisScript(`
-redis.call('HSET', KEYS[1], 'agent', ARGV[1], 'sessionId', ARGV[2], 'owner', ARGV[3], 'status', 'queued')
+redis.call('HSET', KEYS[1], 'agent', ARGV[1], 'sessionId', ARGV[2], 'owner', ARGV[3], 'status', 'queued', 'createdAt', ARGV[5])
 redis.call('RPUSH', KEYS[2], ARGV[4])
 return 1`);
 
@@ -97,7 +99,7 @@ export function runBook(client: Redis, keys: RunKeys, retainMs: number) {
       await run(
         CREATE,
         [keys.run(runId), keys.session(record.sessionId)],
-        [record.agent, record.sessionId, record.owner ?? '', runId],
+        [record.agent, record.sessionId, record.owner ?? '', runId, Date.now()],
       );
     },
 
@@ -116,6 +118,7 @@ export function runBook(client: Redis, keys: RunKeys, retainMs: number) {
         owner: fields.owner ? fields.owner : undefined,
         status: fields.status as RunStatus,
         parkedUntil: fields.parkedUntil ? Number(fields.parkedUntil) : undefined,
+        createdAt: Number(fields.createdAt ?? 0),
       };
     },
 

@@ -1,5 +1,7 @@
+import { Queue } from 'bullmq';
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RunFailedError } from '../../src/core/index.ts';
 import { chatAgent } from './support/chat-agent.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
@@ -54,5 +56,35 @@ describe('one run per session at a time, across workers, in order', () => {
       session?.messages.map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : ''}`),
     ).toEqual(['user:first', 'assistant:re: first....', 'user:second', 'assistant:re: second....']);
     await Promise.all([one.close(), two.close()]);
+  });
+
+  it('a session is not held for good by a run that lost its job: it ends failed (RunLostError), the next runs', async () => {
+    model = await startModelServer({ words: ['Hello', '.'], delayMs: 5 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'], sessionWaitMs: 200 });
+    const lost = await setup.runs.start('chat', 'first', { sessionId: 'orphan-1' });
+    // Its job vanishes (removed from outside BullMQ's flow), long ago.
+    const queue = new Queue(setup.config.queueName, {
+      connection: { host: '127.0.0.1', port: 6379 },
+      prefix: setup.config.prefix,
+    });
+    expect(await queue.remove(lost.runId)).toBe(1);
+    await queue.close();
+    await setup.redis.hset(
+      `${setup.config.prefix}:${setup.config.queueName}:rxagent:run:${lost.runId}`,
+      'createdAt',
+      '0',
+    );
+    const lostEnd = lastValueFrom(setup.runs.attach(lost.runId)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const next = await setup.runs.start('chat', 'second', { sessionId: 'orphan-1' });
+    const worker = setup.runs.work({ chat: chatAgent(model.baseURL, setup.sessions) });
+    await lastValueFrom(setup.runs.attach(next.runId));
+    expect(await setup.runs.status(next.runId)).toBe('completed');
+    expect(await setup.runs.status(lost.runId)).toBe('failed');
+    const error = await lostEnd;
+    expect(RunFailedError.is(error) && error.remoteName).toBe('RunLostError');
+    await worker.close();
   });
 });
