@@ -103,6 +103,7 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
   const startWorker = async (): Promise<void> => {
     const worker = await startExample('examples/durable/worker.ts', env, /worker \d+ ready/);
     workers.set(worker.pid, worker);
+    if (state.stopped) worker.child.kill('SIGKILL');
     void worker.exited.then(async () => {
       workers.delete(worker.pid);
       if (state.stopped || !state.respawn) return;
@@ -206,8 +207,14 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
 
   afterAll(async () => {
     state.stopped = true;
-    for (const worker of workers.values()) worker.child.kill('SIGKILL');
+    // Workers still starting (a respawn under way) are waited for, then every one is killed:
+    // none outlives the test, and none writes to Redis after its keys are deleted.
+    await Promise.allSettled(spawning);
+    const left = [...workers.values()];
+    for (const worker of left) worker.child.kill('SIGKILL');
+    await Promise.all(left.map((worker) => worker.exited));
     app?.child.kill('SIGKILL');
+    await app?.exited;
     await model?.close();
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
