@@ -1,7 +1,11 @@
 import { type Message, SessionConflictError, SessionStoreError } from '../../core/index.ts';
 import type { SessionStore } from '../../sessions/index.ts';
 import { DEFAULT_HOLD_MS } from '../session-queue.ts';
+import { checkpointIn } from './read-checkpoint.ts';
 import { RUN_KEY, type RunCheckpoint } from './run-checkpoint.ts';
+
+/** Decisions recorded meanwhile that one write is retried over. */
+const REBASES = 8;
 
 /** A checkpoint write lost to another writer's: another worker owns the run now. */
 export class RunSupersededError extends Error {
@@ -68,32 +72,61 @@ export function checkpointWriter(
   let lost: Error | undefined;
   let tail: Promise<void> = Promise.resolve();
   const bound = sessions.timeoutMs ?? DEFAULT_HOLD_MS;
+  /**
+   * After a conflict: whether only decisions were recorded meanwhile (`recordDecision`: the same
+   * attempt still owns the checkpoint, no message was added). Then this writer takes them in and
+   * goes on from the new version; anything else means another writer owns the run.
+   */
+  const rebased = async (): Promise<boolean> => {
+    const fresh = await within(sessions.get(sessionId), bound);
+    let stored: RunCheckpoint | null;
+    try {
+      stored = checkpointIn(fresh);
+    } catch {
+      return false;
+    }
+    const mine =
+      fresh !== null &&
+      stored?.runId === current.runId &&
+      stored.owner !== undefined &&
+      stored.owner === current.owner &&
+      fresh.messages.length === current.base + held;
+    if (!mine || !stored) return false;
+    at = fresh.version;
+    current = { ...current, decisions: stored.decisions, pending: stored.pending };
+    return true;
+  };
   const once = async (
     messages: readonly Message[],
     change: CheckpointChange,
     metadata: Record<string, unknown> | undefined,
   ): Promise<void> => {
     if (lost) throw lost;
-    const next = change(current);
-    if (signal?.aborted && next) throw new Error(`Run ${checkpoint.runId} stopped: no more checkpoints`);
-    try {
-      const appended = await within(
-        sessions.append(sessionId, messages, {
-          expectedVersion: at,
-          metadata: { ...metadata, [RUN_KEY]: next },
-        }),
-        bound,
-      );
-      at = appended.version;
-    } catch (error) {
-      // A write that may have landed (a timeout) fences this writer out as surely as a conflict.
-      lost = SessionConflictError.is(error)
-        ? new RunSupersededError(`Run ${checkpoint.runId} has another writer`, { cause: error })
-        : (error as Error);
-      throw lost;
+    for (let attempt = 1; ; attempt++) {
+      const next = change(current);
+      if (signal?.aborted && next) throw new Error(`Run ${checkpoint.runId} stopped: no more checkpoints`);
+      try {
+        const appended = await within(
+          sessions.append(sessionId, messages, {
+            expectedVersion: at,
+            metadata: { ...metadata, [RUN_KEY]: next },
+          }),
+          bound,
+        );
+        at = appended.version;
+        if (next) current = next;
+        held += messages.length;
+        return;
+      } catch (error) {
+        const conflict = SessionConflictError.is(error);
+        if (conflict && attempt < REBASES && (await rebased().catch(() => false))) continue;
+        // A write that may have landed (a timeout) fences this writer out as surely as a conflict.
+        lost = conflict
+          ? new RunSupersededError(`Run ${checkpoint.runId} has another writer`, { cause: error })
+          : (error as Error);
+        throw lost;
+      }
     }
-    if (next) current = next;
-    held += messages.length;
   };
   return {
     get current() {

@@ -159,8 +159,9 @@ export async function driveDurableRun(
   let restartNext: RxAgentError | undefined;
   try {
     // Claims the run: a second worker on it loses at its next write.
-    if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1 }));
-    else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1 }));
+    const owner = globalThis.crypto.randomUUID();
+    if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1, owner }));
+    else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1, owner }));
     if (isCancel(signal)) return await ends.cancel();
     // Something of a turn after the last checkpoint was told (or may have been): that turn is
     // streamed again, after `step-restarted`, which costs a watcher nothing if it saw none of it.

@@ -77,4 +77,6 @@ export interface RunCheckpoint {
   last: CheckpointItem;
   /** Attempts that claimed the run (each one a fenced write). */
   attempt: number;
+  /** The attempt that owns the run now (a random id written by its claim). */
+  owner?: string;
 }

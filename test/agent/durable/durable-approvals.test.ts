@@ -16,7 +16,15 @@ import {
 } from '../../../src/index.ts';
 import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
-import { agentOn, countingTools, eventsSoFar, type Executions, turnFor } from './durable-fixture.ts';
+import {
+  agentOn,
+  countingTools,
+  eventsSoFar,
+  type Executions,
+  type OnExecute,
+  turnFor,
+} from './durable-fixture.ts';
+import { openaiFrames } from '../openai-sse.ts';
 
 const servers = useTranscriptServer();
 
@@ -129,6 +137,52 @@ describe('a durable run that needs an approval', () => {
     ).rejects.toBeInstanceOf(ApprovalNotPendingError);
     // Once ended, another attempt (a job delivered twice) ends the same way and changes nothing.
     expect(await driveDurableRun(agent, job, { events })).toEqual({ type: 'cancelled' });
+  });
+});
+
+describe('decisions recorded while the run works', () => {
+  it('are taken in by the attempt (no superseded), and the next resume proceeds with them', async () => {
+    const server = await servers.start((request) => {
+      const turns = (request.json as { messages: { role: string }[] }).messages.filter(
+        (m) => m.role === 'assistant',
+      );
+      const toolCalls = [
+        { id: 'call_x', name: 'refund', arguments: '{"amount":1}' },
+        { id: 'call_y', name: 'refund', arguments: '{"amount":2}' },
+      ];
+      return { chunks: openaiFrames(turns.length === 0 ? { toolCalls } : { text: ['Done.'] }) };
+    });
+    const sessions = memorySessionStore();
+    const executions: Executions = new Map();
+    const onExecute: { current?: OnExecute } = {};
+    const agent = agentOn(server.url, countingTools(executions, onExecute), sessions);
+    const events = memoryRunEventStore();
+    const job: DurableRunJob = {
+      runId: `run-${randomUUID()}`,
+      agent: 'support',
+      sessionId: `s-${randomUUID()}`,
+      input: [user('Refund both.')],
+    };
+    events.open(job.runId);
+    expect(await driveDurableRun(agent, job, { events })).toMatchObject({
+      type: 'awaiting-approval',
+      pending: [{ toolCallId: 'call_x' }, { toolCallId: 'call_y' }],
+    });
+    await recordDecision(sessions, job.sessionId, job.runId, 'call_x', { approved: true });
+    // While `call_x` runs on the resumed attempt, a person decides `call_y` from another server.
+    onExecute.current = async (_name, context) => {
+      if (context.toolCallId === 'call_x')
+        await recordDecision(sessions, job.sessionId, job.runId, 'call_y', { approved: true });
+    };
+    const resumed = await driveDurableRun(agent, job, { events });
+    expect(resumed.type).not.toBe('superseded');
+    delete onExecute.current;
+    const end = resumed.type === 'completed' ? resumed : await driveDurableRun(agent, job, { events });
+    expect(end.type).toBe('completed');
+    expect(executions.get('call_x')).toBe(1);
+    expect(executions.get('call_y')).toBe(1);
+    const tools = (await sessions.get(job.sessionId))?.messages.filter((m) => m.role === 'tool');
+    expect(tools?.map((m) => JSON.parse(m.content as string))).toEqual([{ refunded: 1 }, { refunded: 2 }]);
   });
 });
 

@@ -63,7 +63,9 @@ describe('the started marker is the fence before execute', () => {
         const checkpoint = options?.metadata?.[RUN_KEY] as RunCheckpoint | undefined;
         if (!stolen && checkpoint?.last.type === 'started') {
           stolen = true;
-          await inner.append(id, [], { metadata: { other: 'worker' } });
+          // It claims the run as any worker does: its own owner id on the checkpoint.
+          const claimed = (await inner.get(id))?.metadata[RUN_KEY] as RunCheckpoint;
+          await inner.append(id, [], { metadata: { [RUN_KEY]: { ...claimed, owner: 'another-worker' } } });
         }
         return inner.append(id, messages, options);
       },
