@@ -12,7 +12,7 @@ import type { Actor } from '../security/actor.ts';
 import { assertSessionId } from '../sessions/session-id.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
-import { type RunRecord, runBook } from './run-book.ts';
+import { runBook } from './run-book.ts';
 import { endRun, promote, type RunEnv } from './run-env.ts';
 import { durableOptions, inputMessages, plainActor } from './run-input.ts';
 import { runJobData } from './run-job.ts';
@@ -103,7 +103,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
   const given = options.connection instanceof Redis ? options.connection : undefined;
   // rxagent's own commands (ioredis's default bound: a command fails after 20 reconnection attempts).
   const client = given ?? new Redis(options.connection as IORedisOptions & { replyMapping?: never });
-  client.on('error', onError);
+  // A client you pass keeps its own error listeners.
+  if (!given) client.on('error', onError);
   // BullMQ's own connections: made from the options, or duplicated from the client given.
   const connection = (given ?? options.connection) as ConnectionOptions;
   const keys = runKeys(prefix, queueName);
@@ -256,5 +257,3 @@ function afterSeqOf(runId: string, lastEventId: string | undefined): number {
   if (parsed?.runId !== runId) throw new RunNotFoundError(parsed?.runId ?? lastEventId);
   return parsed.seq;
 }
-
-export type { RunRecord };

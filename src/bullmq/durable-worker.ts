@@ -101,7 +101,7 @@ export function startWorker(
     const { runId, sessionId } = run;
     // Its checkpoint goes too, its finished steps kept (best effort: the store may be what failed):
     // the session is free for its next run.
-    cancelDurableRun(env.sessions, sessionId, runId)
+    cancelDurableRun(env.sessions, sessionId, runId, { end: 'failed' })
       .catch(env.onError)
       .then(() => endRun(env, runId, sessionId, { type: 'failed', error: cause }))
       .catch(env.onError);

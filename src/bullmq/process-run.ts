@@ -64,8 +64,14 @@ export async function processRun(
   }
   const end = await driveDurableRun(agent, run, { events: env.events, signal });
   if (end.type === 'stopped') {
-    // Closing: the run goes back to the queue, for a worker to resume from its checkpoint.
+    // Closing: the run goes back to the queue, for a worker to resume from its checkpoint (unless
+    // a cancel came meanwhile: then it ends here).
     if (signal.reason instanceof HandOver && signal.reason.how === 'close') {
+      if (await env.book.cancelRequested(runId)) {
+        await cancelDurableRun(env.sessions, sessionId, runId);
+        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        return;
+      }
       await env.book.requeue(runId);
       await job.moveToWait(token);
       throw new WaitingError();
@@ -124,7 +130,7 @@ async function freeSession(env: RunEnv, sessionId: string, head: string): Promis
   const record = await env.book.read(head);
   if (!record || Date.now() - record.createdAt < ORPHAN_AFTER_MS) return false;
   if ((await env.queue.getJobState(head)) !== 'unknown') return false;
-  await cancelDurableRun(env.sessions, sessionId, head);
+  await cancelDurableRun(env.sessions, sessionId, head, { end: 'failed' });
   await endRun(env, head, sessionId, { type: 'failed', error: new RunLostError(head, 'writer_gone') });
   return true;
 }
