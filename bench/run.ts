@@ -5,7 +5,9 @@
 // Env: BENCH_ROUNDS (default 5), BENCH_MODES=text,tools, BENCH_RUNNERS=raw,openai, BENCH_TIMEOUT_MS,
 // BENCH_WARM=0 (cold pass only), BENCH_WARMUP_PASSES (default 1), BENCH_WRITES=1,8 (write modes:
 // SSE events per server write; each mode runs once per write mode), BENCH_EVENTS_PER_WRITE (see server.ts),
-// BENCH_EXTRAS=0 (skip the in-process benchmarks at the end).
+// BENCH_EXTRAS=0 (skip the in-process benchmarks at the end). BENCH_MODES may name `durable`:
+// durable runs under random kills and their checkpoint overhead (durable.ts, needs Redis; minutes,
+// so not in the default set; BENCH_MODES=durable alone runs only it).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -41,11 +43,17 @@ const list = (value: string | undefined): string[] | undefined =>
     : undefined;
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-const modeNames = list(process.env.BENCH_MODES) ?? [...MODES];
+const requested = list(process.env.BENCH_MODES) ?? [...MODES];
+const durable = requested.includes('durable');
+const modeNames = requested.filter((m) => m !== 'durable');
 const badModes = modeNames.filter((m) => !isMode(m));
 if (badModes.length > 0)
-  throw new Error(`unknown BENCH_MODES ${badModes.join(',')}; known: ${MODES.join(',')}`);
+  throw new Error(`unknown BENCH_MODES ${badModes.join(',')}; known: ${[...MODES, 'durable'].join(',')}`);
 const modes = modeNames.filter(isMode);
+if (durable && modes.length === 0) {
+  // BENCH_MODES=durable alone: only the durable benchmark, none of the HTTP runs or the extras.
+  process.exit((await runScript('durable.ts')) ?? 1);
+}
 const runnerNames = list(process.env.BENCH_RUNNERS);
 const runners = RUNNERS.filter((r) => !runnerNames || runnerNames.includes(r.name));
 
@@ -231,16 +239,33 @@ const extras = [
   },
 ];
 // BENCH_EXTRAS=0 skips them (e.g. when comparing the HTTP runs alone, round after round).
-for (const { file, title } of process.env.BENCH_EXTRAS === '0' ? [] : extras) {
+const extrasToRun = [
+  ...(process.env.BENCH_EXTRAS === '0' ? [] : extras),
+  ...(durable
+    ? [
+        {
+          file: 'durable.ts',
+          title: 'durable runs: 1,000 runs with random kills, checkpoint cost (bench/durable.ts)',
+        },
+      ]
+    : []),
+];
+for (const { file, title } of extrasToRun) {
   const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
   if (!existsSync(path)) {
     console.log(`\n${title}: skipped (not present)`);
     continue;
   }
   console.log(`\n── ${title} ──`);
-  const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, [...process.execArgv, path], { stdio: 'inherit' }).on('close', resolve);
-  });
+  const code = await runScript(file);
   if (code !== 0) console.log(`${file} exited with ${code}`);
 }
 console.log(`\nbench total: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+/** Runs one of the standalone benchmarks in its own process, its output shown; resolves with its exit code. */
+function runScript(file: string): Promise<number | null> {
+  const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
+  return new Promise((resolve) => {
+    spawn(process.execPath, [...process.execArgv, path], { stdio: 'inherit' }).on('close', resolve);
+  });
+}

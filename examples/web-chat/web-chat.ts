@@ -7,6 +7,9 @@
  *   POST /api/runs/:id/approvals/:call  { approved } answers a pending approval
  *   GET  /api/sessions/:id              the conversation so far, and the run in progress (a reload)
  *
+ * The runs live in this process (`inProcessChat`, a `RunRegistry`) or on durable runs' workers
+ * (`durableChat` in durable-chat.ts): the endpoints are the same, over the `Runs` interface.
+ *
  * Each browser is a person (an actor): the page gives it a random id in an HttpOnly, SameSite=Strict
  * cookie. Its conversations and runs are its own: another browser (or another site's page, or curl)
  * that knows or guesses a session or run id gets what an unknown id gets, a 404.
@@ -14,26 +17,45 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Actor, Agent, type ChatModel, defineTool, memorySessionStore, textOf } from 'rxagent';
-import { RunRegistry, runErrorAnswer, writeSSE } from 'rxagent/http';
-import { finalize } from 'rxjs';
-import { z } from 'zod';
+import { type Actor, type ChatModel, memorySessionStore, type SessionStore, textOf } from 'rxagent';
+import { RunRegistry, type Runs, runErrorAnswer, writeSSE } from 'rxagent/http';
+import { chatAgent } from './chat-agent.ts';
+
+/** Where the chat's runs run: what the endpoints need. */
+export interface ChatBackend {
+  runs: Runs;
+  /** Where the conversations are kept (a reload reads them). */
+  sessions: SessionStore;
+  /** Starts a run of `message` in `sessionId`, owned by `actor`; resolves with its id. */
+  start(message: string, sessionId: string, actor: Actor): Promise<string>;
+  /** Rejects with `RunNotFoundError` / `ReplayExpiredError` before a stream starts. */
+  check(runId: string, options: { lastEventId?: string; actor?: Actor }): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** A running web chat. */
 export interface WebChat {
   url: string;
-  runs: RunRegistry;
+  runs: Runs;
   close(): Promise<void>;
 }
 
-/** The tool that needs a person's approval: it only pretends to send. */
-const sendEmail = defineTool({
-  name: 'send_email',
-  description: 'Sends an email.',
-  input: z.object({ to: z.string(), subject: z.string() }),
-  needsApproval: true,
-  execute: ({ to, subject }) => ({ sent: true, to, subject, id: `msg_${Date.now()}` }),
-});
+/** The chat's runs in this process: the agent on a `RunRegistry`, its sessions in memory. */
+export function inProcessChat(model: ChatModel): ChatBackend {
+  const sessions = memorySessionStore();
+  const agent = chatAgent(model, sessions);
+  const runs = new RunRegistry({ graceMs: 120_000, retainMs: 300_000 });
+  return {
+    runs,
+    sessions,
+    start: async (message, sessionId, actor) =>
+      runs.start(({ approve, signal }) => agent.run(message, { sessionId, approve, signal }), { actor }).id,
+    check: (runId, options) => runs.check(runId, options),
+    close: async () => runs.close(),
+  };
+}
+
+const ended = new Set(['completed', 'failed', 'cancelled']);
 
 const page = new URL('./public/', import.meta.url);
 const assets: Record<string, URL> = {
@@ -52,20 +74,21 @@ const types: Record<string, string> = {
 
 /**
  * Starts the web chat on 127.0.0.1.
- * @param model the model the agent talks to
+ * @param backend where its runs run (`inProcessChat(model)`, or `durableChat(...)`)
  * @param port 0 picks a free port
  */
-export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat> {
-  const sessions = memorySessionStore();
-  const agent = new Agent({
-    model,
-    tools: [sendEmail],
-    sessions,
-    system: 'You are a helpful assistant. Use send_email when asked to email someone.',
-  });
-  const runs = new RunRegistry({ graceMs: 120_000, retainMs: 300_000 });
+export async function startWebChat(backend: ChatBackend, port = 0): Promise<WebChat> {
+  const { runs, sessions } = backend;
   /** Each session's run in progress: its message, and how many messages the session held before. */
   const inProgress = new Map<string, { runId: string; message: string; before: number }>();
+  /** The session's run in progress, if it has not ended (wherever it runs). */
+  const running = async (key: string) => {
+    const run = inProgress.get(key);
+    if (!run) return undefined;
+    if (!ended.has((await runs.status(run.runId)) ?? 'completed')) return run;
+    if (inProgress.get(key) === run) inProgress.delete(key);
+    return undefined;
+  };
 
   const routes = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -81,6 +104,8 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
       return;
     }
     const actor = known;
+    /** Who asks, for the runs' owner checks: no cookie is no one, refused by an owned run. */
+    const as = actor ? { actor } : {};
     if (req.method === 'POST' && url.pathname === '/api/chat') {
       // A browser that never opened the page (a script) becomes a person by sending.
       const owner = actor ?? newActor(res);
@@ -94,26 +119,14 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
         });
       const key = storeKey(owner, sessionId);
       const before = (await sessions.get(key))?.messages.length ?? 0;
-      const entry = { runId: '', message, before };
-      let ended = false;
-      const { id } = runs.start(
-        ({ approve, signal }) =>
-          agent.run(message, { sessionId: key, approve, signal }).pipe(
-            finalize(() => {
-              ended = true;
-              if (inProgress.get(key) === entry) inProgress.delete(key);
-            }),
-          ),
-        { actor: owner },
-      );
-      entry.runId = id;
-      if (!ended) inProgress.set(key, entry);
-      return send(res, 201, { runId: id });
+      const runId = await backend.start(message, key, owner);
+      inProgress.set(key, { runId, message, before });
+      return send(res, 201, { runId });
     }
     const session = /^\/api\/sessions\/([\w-]{1,64})$/.exec(url.pathname);
     if (req.method === 'GET' && session) {
       const key = actor && storeKey(actor, session[1]!);
-      const run = key === undefined ? undefined : inProgress.get(key);
+      const run = key === undefined ? undefined : await running(key);
       const stored = key === undefined ? undefined : await sessions.get(key);
       // Another person's session is not found, exactly as one nobody started.
       if (!stored && !run) return send(res, 404, { error: { message: 'Not found' } });
@@ -147,16 +160,16 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
       const options = typeof lastEventId === 'string' ? { lastEventId } : {};
       // An unknown run is a 404 and an expired replay a 410, before the stream starts.
       // Another person's run is a 404 too (RunNotFoundError).
-      await runs.check(runId, { ...options, actor });
-      writeSSE(runs.attach(runId, { ...options, actor }), res, { retryMs: 500, heartbeatMs: 10_000 });
+      await backend.check(runId, { ...options, ...as });
+      writeSSE(runs.attach(runId, { ...options, ...as }), res, { retryMs: 500, heartbeatMs: 10_000 });
       return;
     }
     if (req.method === 'POST' && action === 'cancel')
-      return send(res, 200, { cancelled: await runs.cancel(runId, { actor }) });
+      return send(res, 200, { cancelled: await runs.cancel(runId, as) });
     if (req.method === 'POST' && toolCallId) {
       const { approved } = (await json(req)) as { approved?: unknown };
       // A call no longer waiting (decided, or its run ended) is a 409 from runErrorAnswer.
-      await runs.decide(runId, toolCallId, { approved: approved === true }, { actor });
+      await runs.decide(runId, toolCallId, { approved: approved === true }, as);
       return send(res, 200, { decided: true });
     }
     send(res, 405, { error: { message: 'Method not allowed' } });
@@ -184,9 +197,8 @@ export async function startWebChat(model: ChatModel, port = 0): Promise<WebChat>
     runs,
     close: () =>
       new Promise<void>((resolve) => {
-        runs.close();
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => void backend.close().then(resolve, resolve));
       }),
   };
 }

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoModel } from '../../examples/web-chat/demo-model.ts';
-import { startWebChat, type WebChat } from '../../examples/web-chat/web-chat.ts';
+import { inProcessChat, startWebChat, type WebChat } from '../../examples/web-chat/web-chat.ts';
 
 /** A raw HTTP request, with the Host and Origin headers a browser on another site would send. */
 function raw(url: string, path: string, headers: Record<string, string>, body?: string) {
@@ -21,7 +21,7 @@ describe('the web chat and other sites', () => {
   let chat: WebChat;
   let port: string;
   beforeAll(async () => {
-    chat = await startWebChat(demoModel(1));
+    chat = await startWebChat(inProcessChat(demoModel(1)));
     port = new URL(chat.url).port;
   });
   afterAll(() => chat?.close());

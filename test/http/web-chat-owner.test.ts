@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoModel } from '../../examples/web-chat/demo-model.ts';
-import { startWebChat, type WebChat } from '../../examples/web-chat/web-chat.ts';
+import { inProcessChat, startWebChat, type WebChat } from '../../examples/web-chat/web-chat.ts';
 
 /** One person's browser: it keeps the cookies the chat sets, as a browser does. */
 function person(base: string) {
@@ -42,7 +42,7 @@ async function events(response: Response, until: RegExp): Promise<string> {
 describe('the web chat with two people', () => {
   let chat: WebChat;
   beforeAll(async () => {
-    chat = await startWebChat(demoModel(1));
+    chat = await startWebChat(inProcessChat(demoModel(1)));
   });
   afterAll(() => chat?.close());
 

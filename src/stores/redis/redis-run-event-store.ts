@@ -202,21 +202,32 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
             cursor = page.at(-1)?.[0] ?? cursor;
             if (page.length < REPLAY_PAGE) break;
           }
+          let failingSince: number | undefined;
           while (!stopped) {
-            watching();
-            const answer = (await reader.xread('BLOCK', blockMs, 'STREAMS', key(runId), cursor)) as
-              [string, Entry[]][] | null;
-            const entries = answer?.[0]?.[1] ?? [];
-            if (deliver(entries)) return;
-            cursor = entries.at(-1)?.[0] ?? cursor;
-            if (entries.length === 0 && !stopped) {
-              // Nothing new for blockMs: is anyone still writing this run?
-              const [stream, state] = await Promise.all([
-                client.exists(key(runId)),
-                client.exists(keys.state(runId)),
-              ]);
-              if (stream === 0) throw new RunLostError(runId, 'expired');
-              if (state === 0) throw new RunLostError(runId, 'writer_gone');
+            try {
+              watching();
+              const answer = (await reader.xread('BLOCK', blockMs, 'STREAMS', key(runId), cursor)) as
+                [string, Entry[]][] | null;
+              const entries = answer?.[0]?.[1] ?? [];
+              if (deliver(entries)) return;
+              cursor = entries.at(-1)?.[0] ?? cursor;
+              if (entries.length === 0 && !stopped) {
+                // Nothing new for blockMs: is anyone still writing this run?
+                const [stream, state] = await Promise.all([
+                  client.exists(key(runId)),
+                  client.exists(keys.state(runId)),
+                ]);
+                if (stream === 0) throw new RunLostError(runId, 'expired');
+                if (state === 0) throw new RunLostError(runId, 'writer_gone');
+              }
+              failingSince = undefined;
+            } catch (error) {
+              // Redis out of reach (a restart, a failover): the cursor is kept, so reading again once
+              // it is back loses and repeats nothing. Bounded: after leaseMs of failures, the error.
+              if (stopped || RxAgentError.is(error)) throw error;
+              failingSince ??= Date.now();
+              if (Date.now() - failingSince > leaseMs) throw error;
+              await new Promise((resolve) => setTimeout(resolve, Math.min(500, blockMs)));
             }
           }
         };
