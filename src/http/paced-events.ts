@@ -1,4 +1,4 @@
-import { defer, EMPTY, type Observable, repeat, takeWhile, tap } from 'rxjs';
+import { defer, EMPTY, type Observable, repeat, takeWhile, tap, using } from 'rxjs';
 import type { ResumableEvents } from './resumable-events.ts';
 import type { SequencedEvent } from './sequenced-event.ts';
 
@@ -8,7 +8,8 @@ import type { SequencedEvent } from './sequenced-event.ts';
  * (a Redis store's XRANGE pages and XREAD), and after `drained()` emits it starts again after the
  * last event passed on. So a consumer that does not read holds about one threshold of events, not
  * the whole replay. Unsubscribing and resubscribing is how an Observable is paused: it has no
- * demand signal of its own.
+ * demand signal of its own. From the first read to the end, `events.watching` is subscribed too,
+ * so the run counts as watched while the read is paused.
  * @example paced(runs.attach(id), () => res.writableLength > 262_144, () => fromEvent(res, 'drain').pipe(take(1)))
  */
 export function paced(
@@ -16,11 +17,17 @@ export function paced(
   full: () => boolean,
   drained: () => Observable<unknown>,
 ): Observable<SequencedEvent> {
-  let last: string | undefined;
-  return defer(() => (last === undefined ? events : events.resumeAfter(last))).pipe(
-    takeWhile(() => !full(), true),
-    tap((event) => (last = event.id)),
-    // Ended because the consumer is full: read on once it drained; ended with the run: done.
-    repeat({ delay: () => (full() ? drained() : EMPTY) }),
-  );
+  return defer(() => {
+    let last: string | undefined;
+    const reads = defer(() => (last === undefined ? events : events.resumeAfter(last))).pipe(
+      takeWhile(() => !full(), true),
+      tap((event) => (last = event.id)),
+      // Ended because the consumer is full: read on once it drained; ended with the run: done.
+      repeat({ delay: () => (full() ? drained() : EMPTY) }),
+    );
+    return using(
+      () => (events.watching ?? EMPTY).subscribe(),
+      () => reads,
+    );
+  });
 }

@@ -7,6 +7,7 @@ import {
   isObservable,
   lastValueFrom,
   map,
+  NEVER,
   type Observable,
   of,
   repeat,
@@ -217,15 +218,22 @@ export class RunRegistry implements Runs {
     runId: string,
     options: { lastEventId?: string | undefined; actor?: Actor | undefined } = {},
   ): ResumableEvents {
-    return resumableEvents((lastEventId = options.lastEventId) =>
+    return resumableEvents(
+      (lastEventId = options.lastEventId) =>
+        defer(() => {
+          const afterSeq = afterSeqOf(runId, lastEventId);
+          return this.#allowed(runId, options.actor, 'attach').pipe(
+            switchMap((run) => {
+              const events$ = this.#store.read(runId, afterSeq);
+              return run ? run.watched(events$) : events$;
+            }),
+          );
+        }),
+      // A paced reader between reads: still watching (here, or through the store elsewhere).
       defer(() => {
-        const afterSeq = afterSeqOf(runId, lastEventId);
-        return this.#allowed(runId, options.actor, 'attach').pipe(
-          switchMap((run) => {
-            const events$ = this.#store.read(runId, afterSeq);
-            return run ? run.watched(events$) : events$;
-          }),
-        );
+        const run = this.#runs.get(runId);
+        if (run) return run.watched(NEVER);
+        return this.#store.watch?.(runId) ?? NEVER;
       }),
     );
   }
