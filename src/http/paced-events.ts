@@ -3,10 +3,10 @@ import type { ResumableEvents } from './resumable-events.ts';
 import type { SequencedEvent } from './sequenced-event.ts';
 
 /**
- * Reads `events` only while the consumer keeps up: once `full()` (checked as each event arrives,
- * the event that found it full still passes) the read is unsubscribed, which stops a store's read
- * (a Redis store's XRANGE pages and XREAD), and after `drained()` emits it starts again after the
- * last event passed on. So a consumer that does not read holds about one threshold of events, not
+ * Reads `events` only while the consumer keeps up: once `full()` (checked as each event arrives;
+ * the event that found it full is not passed on but read again) the read is unsubscribed, which
+ * stops a store's read (a Redis store's XRANGE pages and XREAD), and after `drained()` emits it
+ * starts again after the last event passed on. So a consumer that does not read holds about one threshold of events, not
  * the whole replay. Unsubscribing and resubscribing is how an Observable is paused: it has no
  * demand signal of its own. From the first read to the end, `events.watching` is subscribed too,
  * so the run counts as watched while the read is paused.
@@ -20,7 +20,9 @@ export function paced(
   return defer(() => {
     let last: string | undefined;
     const reads = defer(() => (last === undefined ? events : events.resumeAfter(last))).pipe(
-      takeWhile(() => !full(), true),
+      // Not inclusive: writing the event that found the consumer full would put a second large
+      // event on top of one (a 1 MB tool result), past maxBufferedBytes: a SlowConsumerError.
+      takeWhile(() => !full()),
       tap((event) => (last = event.id)),
       // Ended because the consumer is full: read on once it drained; ended with the run: done.
       repeat({ delay: () => (full() ? drained() : EMPTY) }),

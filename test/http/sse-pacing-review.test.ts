@@ -118,4 +118,22 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     expect(errors).toEqual([]);
     expect(a.statusHere(id)).toBe('running');
   }, 40_000);
+
+  it('events larger than maxBufferedBytes (a tool result with an image) pause a client that is not reading, never cut it off', async () => {
+    const runs = new RunRegistry();
+    registries.push(runs);
+    const { id } = runs.start(range(1, 10).pipe(map(delta(1_200_000))));
+    await until(() => runs.statusHere(id) === 'completed');
+    const errors: unknown[] = [];
+    const server = await listen((_req, res) => {
+      writeSSE(runs.attach(id), res, { onError: (error) => errors.push(error), heartbeatMs: 0 });
+    });
+    servers.push(server);
+    const client = await stalledClient(server.url, `/${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(errors).toEqual([]);
+    const ids = await client.read();
+    expect(ids).toEqual(Array.from({ length: 10 }, (_, index) => `${id}:${index + 1}`));
+    expect(errors).toEqual([]);
+  }, 30_000);
 });
