@@ -99,7 +99,10 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     const a = registryOf(300);
     const b = registryOf(300);
     const { id } = a.start(concat(range(1, 5_000).pipe(map(delta(2_000))), NEVER));
-    const first = a.attach(id).subscribe();
+    // Watched on A until the client below is connected to B, which reads what A stored.
+    let stored = 0;
+    const first = a.attach(id).subscribe({ next: () => (stored += 1), error: () => undefined });
+    await until(() => stored >= 100, 20_000);
     let response: ServerResponse | undefined;
     const errors: unknown[] = [];
     const server = await listen((_req, res) => {
