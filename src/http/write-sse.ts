@@ -14,8 +14,9 @@ export interface WriteSSEOptions extends SSEStreamOptions {
   /** Bytes a replay (the first bytes sent) may hold unsent, for events that cannot be paced. @default 8_388_608 (8 MiB) */
   maxReplayBytes?: number;
   /**
-   * For `ResumableEvents` (what `RunRegistry.attach` returns): above this many unsent bytes the
-   * events stop being read (from the store too) until the socket drains. @default 262_144 (256 KiB)
+   * For `ResumableEvents` (what `RunRegistry.attach` returns): above this many unsent bytes (and
+   * the socket's high-water mark) the events stop being read (from the store too) until the socket
+   * drains. @default 262_144 (256 KiB)
    */
   pauseBytes?: number;
   /**
@@ -81,7 +82,9 @@ export function writeSSE(
   const source = pace
     ? paced(
         events$,
-        () => res.writableLength > pauseBytes,
+        // Only while a write was refused: 'drain' comes only then (a pauseBytes below the
+        // socket's high-water mark would otherwise wait stallMs for a drain that never comes).
+        () => res.writableLength > pauseBytes && res.writableNeedDrain,
         () =>
           fromEvent(res, 'drain').pipe(
             take(1),

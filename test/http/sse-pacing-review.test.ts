@@ -139,4 +139,26 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     expect(ids).toEqual(Array.from({ length: 10 }, (_, index) => `${id}:${index + 1}`));
     expect(errors).toEqual([]);
   }, 30_000);
+
+  it('a pauseBytes below the socket’s high-water mark still resumes once the client reads (no drain event comes then)', async () => {
+    const runs = new RunRegistry();
+    registries.push(runs);
+    const { id } = runs.start(range(1, 3_000).pipe(map(delta(2_000))));
+    await until(() => runs.statusHere(id) === 'completed');
+    const errors: unknown[] = [];
+    const server = await listen((_req, res) => {
+      writeSSE(runs.attach(id), res, {
+        onError: (error) => errors.push(error),
+        heartbeatMs: 0,
+        pauseBytes: 4_000,
+        stallMs: 2_000,
+      });
+    });
+    servers.push(server);
+    const client = await stalledClient(server.url, `/${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const ids = await client.read();
+    expect(errors).toEqual([]);
+    expect(ids).toEqual(Array.from({ length: 3_000 }, (_, index) => `${id}:${index + 1}`));
+  }, 30_000);
 });
