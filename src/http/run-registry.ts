@@ -1,7 +1,9 @@
 import {
   asyncScheduler,
+  catchError,
   concatMap,
   defer,
+  EMPTY,
   first,
   from,
   isObservable,
@@ -229,12 +231,12 @@ export class RunRegistry implements Runs {
             }),
           );
         }),
-      // A paced reader between reads: still watching (here, or through the store elsewhere).
-      defer(() => {
-        const run = this.#runs.get(runId);
-        if (run) return run.watched(NEVER);
-        return this.#store.watch?.(runId) ?? NEVER;
-      }),
+      // A paced reader between reads: still watching (here, or through the store elsewhere), once
+      // allowed to (another actor's client must not keep a run it cannot read alive).
+      defer(() => this.#allowed(runId, options.actor, 'attach')).pipe(
+        switchMap((run) => (run ? run.watched(NEVER) : (this.#store.watch?.(runId) ?? NEVER))),
+        catchError(() => EMPTY),
+      ),
     );
   }
 

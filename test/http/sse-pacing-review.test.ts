@@ -161,4 +161,13 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     expect(errors).toEqual([]);
     expect(ids).toEqual(Array.from({ length: 3_000 }, (_, index) => `${id}:${index + 1}`));
   }, 30_000);
+
+  it('another actor’s paced attach does not keep a run it may not read alive', async () => {
+    const runs = new RunRegistry({ graceMs: 300 });
+    registries.push(runs);
+    const { id } = runs.start(NEVER, { actor: { id: 'alice' } });
+    const held = runs.attach(id, { actor: { id: 'mallory' } }).watching?.subscribe();
+    await until(() => runs.statusHere(id) === 'cancelled', 5_000);
+    held?.unsubscribe();
+  });
 });
