@@ -19,13 +19,19 @@ export function paced(
 ): Observable<SequencedEvent> {
   return defer(() => {
     let last: string | undefined;
-    const reads = defer(() => (last === undefined ? events : events.resumeAfter(last))).pipe(
+    // Whether the last read stopped because the consumer was full (rather than with the run).
+    let paused = false;
+    const reads = defer(() => {
+      paused = false;
+      return last === undefined ? events : events.resumeAfter(last);
+    }).pipe(
       // Not inclusive: writing the event that found the consumer full would put a second large
       // event on top of one (a 1 MB tool result), past maxBufferedBytes: a SlowConsumerError.
-      takeWhile(() => !full()),
+      takeWhile(() => !(paused = full())),
       tap((event) => (last = event.id)),
-      // Ended because the consumer is full: read on once it drained; ended with the run: done.
-      repeat({ delay: () => (full() ? drained() : EMPTY) }),
+      // Stopped because the consumer is full: read on once it drained. Ended with the run: done,
+      // even if the consumer is full now (its last bytes need no drain before the end).
+      repeat({ delay: () => (paused ? drained() : EMPTY) }),
     );
     return using(
       () => (events.watching ?? EMPTY).subscribe(),

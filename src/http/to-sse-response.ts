@@ -56,8 +56,9 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
   const encoder = new TextEncoder();
   let subscription: Subscription | undefined;
   let ended = false;
-  // Paced, only what waited before this frame counts (a frame larger than the limit is no sign of a slow client).
-  const tooSlow = sseBufferGuard(maxBufferedBytes, pace ? 0 : maxReplayBytes);
+  // Paced events bound what waits themselves (pauseBytes, an event, a heartbeat or the end frame;
+  // stallMs): judging those frames by maxBufferedBytes cut off a client behind one large event.
+  const tooSlow = pace ? () => undefined : sseBufferGuard(maxBufferedBytes, maxReplayBytes);
   const highWaterMark = pace ? pauseBytes : maxBufferedBytes;
   const end = (finish: () => void) => {
     if (ended) return;
@@ -104,7 +105,7 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
               const bytes = encoder.encode(frame);
               controller.enqueue(bytes);
               const queued = highWaterMark - (controller.desiredSize ?? 0);
-              const slow = tooSlow(bytes.length, pace ? queued - bytes.length : queued);
+              const slow = tooSlow(bytes.length, queued);
               if (slow) end(() => controller.error(slow));
             },
             error: (error: unknown) => end(() => controller.error(error)),

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { EMPTY, fromEvent, type Observable, Subscription, take, timeout } from 'rxjs';
+import { EMPTY, fromEvent, type Observable, Subscription, take, timeout, timer } from 'rxjs';
 import { SlowConsumerError } from '../core/index.ts';
 import { paced } from './paced-events.ts';
 import { isResumable } from './resumable-events.ts';
@@ -98,8 +98,9 @@ export function writeSSE(
           ),
       )
     : events$;
-  // Paced, only what waited before this frame counts (a frame larger than the limit is no sign of a slow client).
-  const tooSlow = sseBufferGuard(maxBufferedBytes, pace ? 0 : maxReplayBytes);
+  // Paced events bound what waits themselves (pauseBytes, an event, a heartbeat or the end frame;
+  // stallMs): judging those frames by maxBufferedBytes cut off a client behind one large event.
+  const tooSlow = pace ? () => undefined : sseBufferGuard(maxBufferedBytes, maxReplayBytes);
   subscription.add(
     source.pipe(toSSEFrames(streamOptions)).subscribe({
       next(frame) {
@@ -107,14 +108,21 @@ export function writeSSE(
         res.write(frame, (error) => {
           if (error) fail(error);
         });
-        const slow = tooSlow(frame.length, res.writableLength - (pace ? Buffer.byteLength(frame) : 0));
+        const slow = tooSlow(frame.length, res.writableLength);
         if (slow) fail(slow);
       },
       error: (error: unknown) => {
         res.end();
         onError?.(error);
       },
-      complete: () => res.end(),
+      complete: () => {
+        res.end();
+        // Paced, the last bytes may still wait for a client that stopped reading: at most stallMs.
+        if (pace && !res.writableFinished)
+          subscription.add(
+            timer(stallMs).subscribe(() => fail(new SlowConsumerError(res.writableLength, pauseBytes))),
+          );
+      },
     }),
   );
   return subscription;

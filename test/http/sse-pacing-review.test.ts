@@ -5,6 +5,7 @@ import { concat, map, NEVER, range } from 'rxjs';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
+import { SlowConsumerError } from '../../src/core/index.ts';
 import { RunRegistry, writeSSE } from '../../src/http/index.ts';
 import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
 import { type Listening, listen, until } from './support/listen.ts';
@@ -170,4 +171,49 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     await until(() => runs.statusHere(id) === 'cancelled', 5_000);
     held?.unsubscribe();
   });
+
+  it('a heartbeat while paused behind one event larger than maxBufferedBytes does not cut the client off', async () => {
+    const runs = new RunRegistry();
+    registries.push(runs);
+    // A 12 MB tool result, then the run waits for its model (the client is slow meanwhile).
+    const { id } = runs.start(concat(range(1, 1).pipe(map(delta(12_000_000))), NEVER));
+    let response: ServerResponse | undefined;
+    const errors: unknown[] = [];
+    const server = await listen((_req, res) => {
+      response = res;
+      writeSSE(runs.attach(id), res, {
+        onError: (error) => errors.push(error),
+        heartbeatMs: 200,
+        stallMs: 10_000,
+      });
+    });
+    servers.push(server);
+    await stalledClient(server.url, `/${id}`);
+    await until(() => response !== undefined && response.writableLength > 1_048_576);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(errors).toEqual([]);
+    expect(response!.destroyed).toBe(false);
+  }, 30_000);
+
+  it('a run that ended while the socket was full: its last bytes wait for a client that never reads them at most stallMs', async () => {
+    const runs = new RunRegistry();
+    registries.push(runs);
+    const { id } = runs.start(range(1, 1).pipe(map(delta(12_000_000))));
+    await until(() => runs.statusHere(id) === 'completed');
+    let response: ServerResponse | undefined;
+    const errors: unknown[] = [];
+    const server = await listen((_req, res) => {
+      response = res;
+      writeSSE(runs.attach(id), res, {
+        onError: (error) => errors.push(error),
+        heartbeatMs: 0,
+        stallMs: 500,
+      });
+    });
+    servers.push(server);
+    await stalledClient(server.url, `/${id}`);
+    await until(() => errors.length > 0, 5_000);
+    expect(errors[0]).toBeInstanceOf(SlowConsumerError);
+    expect(response!.destroyed).toBe(true);
+  }, 30_000);
 });
