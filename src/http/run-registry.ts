@@ -150,7 +150,13 @@ export class RunRegistry implements Runs {
     const id = this.#createId();
     if (owner !== undefined && !(await this.#admitted(id, owner)))
       throw new TooManyRunsError(this.#maxRunsPerActor);
-    return this.#begin(id, owner, events, undefined);
+    try {
+      return this.#begin(id, owner, events, undefined);
+    } catch (error) {
+      // Refused here after the store counted it (maxRuns filled meanwhile): it no longer counts.
+      this.#store.delete(id);
+      throw error;
+    }
   }
 
   /** Throws when the actor already has `maxRunsPerActor` running in this registry. */
