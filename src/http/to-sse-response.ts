@@ -1,5 +1,6 @@
-import { EMPTY, type Observable, Subject, type Subscription, take, timeout } from 'rxjs';
+import { EMPTY, filter, type Observable, Subject, type Subscription, take, timeout } from 'rxjs';
 import { SlowConsumerError } from '../core/index.ts';
+import type { BodyPacer } from './body-pacer.ts';
 import { paced } from './paced-events.ts';
 import { isResumable } from './resumable-events.ts';
 import { sseBufferGuard } from './sse-buffer-guard.ts';
@@ -19,6 +20,8 @@ export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
   pauseBytes?: number;
   /** How long paced events wait for the body to be read before the stream ends with `SlowConsumerError`. @default 30_000 */
   stallMs?: number;
+  /** Paces the events inside `events$` by this body's reads (see `BodyPacer`); the body then holds up to `pauseBytes` unread. */
+  pacer?: BodyPacer;
 }
 
 /**
@@ -48,9 +51,10 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
     maxReplayBytes = 8_388_608,
     pauseBytes = 262_144,
     stallMs = 30_000,
+    pacer,
     ...responseInit
   } = init;
-  const pace = isResumable(events$);
+  const pace = isResumable(events$) || pacer !== undefined;
   // Each time the body is read and has room again.
   const pulled = new Subject<void>();
   const encoder = new TextEncoder();
@@ -69,12 +73,16 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        const source = pace
+        pacer?.bind(controller, highWaterMark);
+        const source = isResumable(events$)
           ? paced(
               events$,
               () => (controller.desiredSize ?? 1) <= 0,
               () =>
                 pulled.pipe(
+                  // Half the body read, not a chunk: a resume per chunk would re-read the store
+                  // (a Redis connection and XRANGE) per chunk.
+                  filter(() => (controller.desiredSize ?? 0) >= highWaterMark / 2),
                   take(1),
                   timeout({
                     first: stallMs,
@@ -115,6 +123,7 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
       },
       pull() {
         pulled.next();
+        pacer?.pulled();
       },
       cancel() {
         end(() => undefined);
