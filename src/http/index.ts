@@ -4,6 +4,7 @@ export { type ApprovalQuestion, RunApprovals } from './run-approvals.ts';
 export { type RunErrorAnswer, runErrorAnswer, runErrorResponse } from './run-error-response.ts';
 export type { RunEnd, RunEventStore } from './run-event-store.ts';
 export { type RunContext, RunRegistry, type RunRegistryOptions } from './run-registry.ts';
+export { BodyPacer } from './body-pacer.ts';
 export { isResumable, type ResumableEvents, resumableEvents } from './resumable-events.ts';
 export type { RunDecision, Runs, RunStatus } from './runs.ts';
 export { eventId, isSequencedEvent, parseEventId, type SequencedEvent } from './sequenced-event.ts';

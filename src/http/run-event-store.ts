@@ -40,6 +40,11 @@ export interface RunEventStore {
    * process continues the run's sequence (a durable run resumed on another worker).
    */
   lastSeq?(runId: string): Promise<number>;
+  /**
+   * While subscribed, counts as a reader watching the run for the server that runs it, without
+   * reading (a paced reader whose client is slow); never emits. Only shared stores need it.
+   */
+  watch?(runId: string): Observable<never>;
   /** Forgets a run and its events. */
   delete(runId: string): void;
   /** The state and command channel app servers share, for a store several of them use. */

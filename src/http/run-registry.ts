@@ -1,12 +1,15 @@
 import {
   asyncScheduler,
+  catchError,
   concatMap,
   defer,
+  EMPTY,
   first,
   from,
   isObservable,
   lastValueFrom,
   map,
+  NEVER,
   type Observable,
   of,
   repeat,
@@ -147,7 +150,13 @@ export class RunRegistry implements Runs {
     const id = this.#createId();
     if (owner !== undefined && !(await this.#admitted(id, owner)))
       throw new TooManyRunsError(this.#maxRunsPerActor);
-    return this.#begin(id, owner, events, undefined);
+    try {
+      return this.#begin(id, owner, events, undefined);
+    } catch (error) {
+      // Refused here after the store counted it (maxRuns filled meanwhile): it no longer counts.
+      this.#store.delete(id);
+      throw error;
+    }
   }
 
   /** Throws when the actor already has `maxRunsPerActor` running in this registry. */
@@ -217,16 +226,23 @@ export class RunRegistry implements Runs {
     runId: string,
     options: { lastEventId?: string | undefined; actor?: Actor | undefined } = {},
   ): ResumableEvents {
-    return resumableEvents((lastEventId = options.lastEventId) =>
-      defer(() => {
-        const afterSeq = afterSeqOf(runId, lastEventId);
-        return this.#allowed(runId, options.actor, 'attach').pipe(
-          switchMap((run) => {
-            const events$ = this.#store.read(runId, afterSeq);
-            return run ? run.watched(events$) : events$;
-          }),
-        );
-      }),
+    return resumableEvents(
+      (lastEventId = options.lastEventId) =>
+        defer(() => {
+          const afterSeq = afterSeqOf(runId, lastEventId);
+          return this.#allowed(runId, options.actor, 'attach').pipe(
+            switchMap((run) => {
+              const events$ = this.#store.read(runId, afterSeq);
+              return run ? run.watched(events$) : events$;
+            }),
+          );
+        }),
+      // A paced reader between reads: still watching (here, or through the store elsewhere), once
+      // allowed to (another actor's client must not keep a run it cannot read alive).
+      defer(() => this.#allowed(runId, options.actor, 'attach')).pipe(
+        switchMap((run) => (run ? run.watched(NEVER) : (this.#store.watch?.(runId) ?? NEVER))),
+        catchError(() => EMPTY),
+      ),
     );
   }
 

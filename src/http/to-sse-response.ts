@@ -1,5 +1,6 @@
-import { EMPTY, type Observable, Subject, type Subscription, take, timeout } from 'rxjs';
+import { EMPTY, filter, type Observable, Subject, type Subscription, take, timeout } from 'rxjs';
 import { SlowConsumerError } from '../core/index.ts';
+import type { BodyPacer } from './body-pacer.ts';
 import { paced } from './paced-events.ts';
 import { isResumable } from './resumable-events.ts';
 import { sseBufferGuard } from './sse-buffer-guard.ts';
@@ -19,6 +20,8 @@ export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
   pauseBytes?: number;
   /** How long paced events wait for the body to be read before the stream ends with `SlowConsumerError`. @default 30_000 */
   stallMs?: number;
+  /** Paces the events inside `events$` by this body's reads (see `BodyPacer`); the body then holds up to `pauseBytes` unread. */
+  pacer?: BodyPacer;
 }
 
 /**
@@ -48,16 +51,18 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
     maxReplayBytes = 8_388_608,
     pauseBytes = 262_144,
     stallMs = 30_000,
+    pacer,
     ...responseInit
   } = init;
-  const pace = isResumable(events$);
+  const pace = isResumable(events$) || pacer !== undefined;
   // Each time the body is read and has room again.
   const pulled = new Subject<void>();
   const encoder = new TextEncoder();
   let subscription: Subscription | undefined;
   let ended = false;
-  // Paced, only what waited before this frame counts (a frame larger than the limit is no sign of a slow client).
-  const tooSlow = sseBufferGuard(maxBufferedBytes, pace ? 0 : maxReplayBytes);
+  // Paced events bound what waits themselves (pauseBytes, an event, a heartbeat or the end frame;
+  // stallMs): judging those frames by maxBufferedBytes cut off a client behind one large event.
+  const tooSlow = pace ? () => undefined : sseBufferGuard(maxBufferedBytes, maxReplayBytes);
   const highWaterMark = pace ? pauseBytes : maxBufferedBytes;
   const end = (finish: () => void) => {
     if (ended) return;
@@ -68,12 +73,16 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        const source = pace
+        pacer?.bind(controller, highWaterMark);
+        const source = isResumable(events$)
           ? paced(
               events$,
               () => (controller.desiredSize ?? 1) <= 0,
               () =>
                 pulled.pipe(
+                  // Half the body read, not a chunk: a resume per chunk would re-read the store
+                  // (a Redis connection and XRANGE) per chunk.
+                  filter(() => (controller.desiredSize ?? 0) >= highWaterMark / 2),
                   take(1),
                   timeout({
                     first: stallMs,
@@ -104,7 +113,7 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
               const bytes = encoder.encode(frame);
               controller.enqueue(bytes);
               const queued = highWaterMark - (controller.desiredSize ?? 0);
-              const slow = tooSlow(bytes.length, pace ? queued - bytes.length : queued);
+              const slow = tooSlow(bytes.length, queued);
               if (slow) end(() => controller.error(slow));
             },
             error: (error: unknown) => end(() => controller.error(error)),
@@ -114,6 +123,7 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
       },
       pull() {
         pulled.next();
+        pacer?.pulled();
       },
       cancel() {
         end(() => undefined);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { EMPTY, fromEvent, type Observable, Subscription, take, timeout } from 'rxjs';
+import { EMPTY, fromEvent, type Observable, Subscription, take, timeout, timer } from 'rxjs';
 import { SlowConsumerError } from '../core/index.ts';
 import { paced } from './paced-events.ts';
 import { isResumable } from './resumable-events.ts';
@@ -14,8 +14,9 @@ export interface WriteSSEOptions extends SSEStreamOptions {
   /** Bytes a replay (the first bytes sent) may hold unsent, for events that cannot be paced. @default 8_388_608 (8 MiB) */
   maxReplayBytes?: number;
   /**
-   * For `ResumableEvents` (what `RunRegistry.attach` returns): above this many unsent bytes the
-   * events stop being read (from the store too) until the socket drains. @default 262_144 (256 KiB)
+   * For `ResumableEvents` (what `RunRegistry.attach` returns): above this many unsent bytes (and
+   * the socket's high-water mark) the events stop being read (from the store too) until the socket
+   * drains. @default 262_144 (256 KiB)
    */
   pauseBytes?: number;
   /**
@@ -81,7 +82,9 @@ export function writeSSE(
   const source = pace
     ? paced(
         events$,
-        () => res.writableLength > pauseBytes,
+        // Only while a write was refused: 'drain' comes only then (a pauseBytes below the
+        // socket's high-water mark would otherwise wait stallMs for a drain that never comes).
+        () => res.writableLength > pauseBytes && res.writableNeedDrain,
         () =>
           fromEvent(res, 'drain').pipe(
             take(1),
@@ -95,8 +98,9 @@ export function writeSSE(
           ),
       )
     : events$;
-  // Paced, only what waited before this frame counts (a frame larger than the limit is no sign of a slow client).
-  const tooSlow = sseBufferGuard(maxBufferedBytes, pace ? 0 : maxReplayBytes);
+  // Paced events bound what waits themselves (pauseBytes, an event, a heartbeat or the end frame;
+  // stallMs): judging those frames by maxBufferedBytes cut off a client behind one large event.
+  const tooSlow = pace ? () => undefined : sseBufferGuard(maxBufferedBytes, maxReplayBytes);
   subscription.add(
     source.pipe(toSSEFrames(streamOptions)).subscribe({
       next(frame) {
@@ -104,14 +108,21 @@ export function writeSSE(
         res.write(frame, (error) => {
           if (error) fail(error);
         });
-        const slow = tooSlow(frame.length, res.writableLength - (pace ? Buffer.byteLength(frame) : 0));
+        const slow = tooSlow(frame.length, res.writableLength);
         if (slow) fail(slow);
       },
       error: (error: unknown) => {
         res.end();
         onError?.(error);
       },
-      complete: () => res.end(),
+      complete: () => {
+        res.end();
+        // Paced, the last bytes may still wait for a client that stopped reading: at most stallMs.
+        if (pace && !res.writableFinished)
+          subscription.add(
+            timer(stallMs).subscribe(() => fail(new SlowConsumerError(res.writableLength, pauseBytes))),
+          );
+      },
     }),
   );
   return subscription;

@@ -48,6 +48,9 @@ describe('writeSSE and a client that does not read (R11)', () => {
       from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
     );
     await until(() => a.statusHere(id) === 'completed');
+    // A's writes reach Redis on A's own connection: B knows the run once its state is there.
+    for (let tries = 0; (await b.status(id)) === null && tries < 500; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     let response: ServerResponse | undefined;
     const errors: unknown[] = [];
     const server = await listen((req, res) => {
@@ -105,6 +108,9 @@ describe('writeSSE and a client that does not read (R11)', () => {
       from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
     );
     await until(() => a.statusHere(id) === 'completed');
+    // A's writes reach Redis on A's own connection: B knows the run once its state is there.
+    for (let tries = 0; (await b.status(id)) === null && tries < 500; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const errors: unknown[] = [];
     const server = await listen((req, res) => {
       writeSSE(b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res, {

@@ -1,5 +1,6 @@
 import { map, type Observable } from 'rxjs';
 import type { Actor } from '../../security/index.ts';
+import { BodyPacer } from '../body-pacer.ts';
 import type { Runs } from '../runs.ts';
 import { toUIMessageStream } from './to-ui-message-stream.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
@@ -35,9 +36,11 @@ export function chatRunResponse(
   options: ChatResponseOptions,
   chunks: (events$: Observable<UIMessageChunk>) => Observable<UIMessageChunk> = (c) => c,
 ): Response {
+  // A client that does not read stops the run's read (not the run), up to the body's pauseBytes.
+  const pacer = new BodyPacer();
   return uiMessageStreamResponse(
     chunks(
-      runs.attach(runId, actor ? { actor } : {}).pipe(
+      pacer.pace(runs.attach(runId, actor ? { actor } : {})).pipe(
         map(({ event }) => event),
         untilApprovalsWait(options.settleMs),
         toUIMessageStream({
@@ -47,6 +50,6 @@ export function chatRunResponse(
         }),
       ),
     ),
-    options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
+    { pacer, ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }) },
   );
 }

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { BodyPacer } from '../body-pacer.ts';
 import { toSSEResponse } from '../to-sse-response.ts';
 import type { UIMessageChunk } from './ui-message-chunk.ts';
 
@@ -13,6 +14,8 @@ export interface UIMessageStreamResponseInit {
   headers?: HeadersInit;
   /** Comment heartbeats while idle (the page's parser skips them). @default 15_000 */
   heartbeatMs?: number;
+  /** Paces the run whose chunks these are by the body's reads (see `BodyPacer`). */
+  pacer?: BodyPacer;
 }
 
 /**
@@ -37,5 +40,6 @@ export function uiMessageStreamResponse(
     headers,
     ...(init.status === undefined ? {} : { status: init.status }),
     ...(init.heartbeatMs === undefined ? {} : { heartbeatMs: init.heartbeatMs }),
+    ...(init.pacer === undefined ? {} : { pacer: init.pacer }),
   });
 }

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { ignoreElements, Observable, tap, timer } from 'rxjs';
 import type { AgentEvent } from '../../agent/index.ts';
 import {
   ReplayExpiredError,
@@ -241,6 +241,12 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
           reader.disconnect();
         };
       }),
+    // A paced reader between reads: its watch is refreshed as a read's is.
+    watch: (runId) =>
+      timer(0, leaseMs / 3).pipe(
+        tap(() => client.set(keys.watched(runId), '1', 'PX', leaseMs).catch(onError)),
+        ignoreElements(),
+      ),
     delete: (runId) => {
       leased.delete(runId);
       control.forget(runId);
