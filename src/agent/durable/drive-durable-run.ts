@@ -181,25 +181,38 @@ export async function driveDurableRun(
     return superseded(error, env.logger);
   }
 
-  const loop$ = loopFrom(stepEnv, first, restartNext).pipe(
-    concatMap((item): Observable<DurableRunEnd> => {
-      switch (item.type) {
-        case 'event':
-          emit(item.event);
-          return EMPTY;
-        case 'next':
-          state = item.state;
-          return EMPTY;
-        case 'done':
-          return from(ends.complete(item.state, item.limit));
-        case 'failed':
-          return from(ends.fail(item.state, item.error));
-        case 'parked':
-          return from(ends.park(item.state, item.pending));
-        default:
-          return item satisfies never;
-      }
-    }),
+  // The loop's items to the attempt's end; a step parked on calls that were all decided while it
+  // ran goes on from its checkpoint as a resumed step does.
+  const drive = (items$: Observable<LoopItem>): Observable<DurableRunEnd> =>
+    items$.pipe(
+      concatMap((item): Observable<DurableRunEnd> => {
+        switch (item.type) {
+          case 'event':
+            emit(item.event);
+            return EMPTY;
+          case 'next':
+            state = item.state;
+            return EMPTY;
+          case 'done':
+            return from(ends.complete(item.state, item.limit));
+          case 'failed':
+            return from(ends.fail(item.state, item.error));
+          case 'parked':
+            return from(ends.park(item.state, item.pending)).pipe(
+              concatMap((end) => {
+                const { turn, outcomes } = writer.current;
+                if (end || !turn) return end ? of(end) : EMPTY;
+                return drive(
+                  loopFrom(stepEnv, resumeStep(stepEnv, item.state, turn, new Map(Object.entries(outcomes)))),
+                );
+              }),
+            );
+          default:
+            return item satisfies never;
+        }
+      }),
+    );
+  const loop$ = drive(loopFrom(stepEnv, first, restartNext)).pipe(
     catchError((error: unknown): Observable<DurableRunEnd> => {
       // A lost write (a conflict, the store down) ends the attempt, not the run.
       if (writer.failure) return of(superseded(writer.failure, env.logger));
