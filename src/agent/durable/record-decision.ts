@@ -7,6 +7,28 @@ import { RUN_KEY } from './run-checkpoint.ts';
 /** Conflicting writes (another decision, a resume) a decision is retried over. */
 const ATTEMPTS = 8;
 
+/** Whether the session's checkpoint holds exactly this decision on the call, no longer pending. */
+async function landed(
+  sessions: SessionStore,
+  sessionId: string,
+  runId: string,
+  toolCallId: string,
+  answer: RunDecision,
+): Promise<boolean> {
+  try {
+    const checkpoint = checkpointIn(await sessions.get(sessionId));
+    const recorded = checkpoint?.runId === runId ? checkpoint.decisions[toolCallId] : undefined;
+    return (
+      recorded !== undefined &&
+      recorded.approved === answer.approved &&
+      recorded.reason === answer.reason &&
+      !checkpoint!.pending.some((p) => p.toolCallId === toolCallId)
+    );
+  } catch {
+    return false; // still failing: the caller gets the first error
+  }
+}
+
 /**
  * Records a person's decision on a parked call in the run's checkpoint (version-checked, retried on
  * conflict): the call leaves `pending`, and the next attempt at the run proceeds with it without
@@ -48,7 +70,11 @@ export async function recordDecision(
       });
       return;
     } catch (error) {
-      if (!SessionConflictError.is(error) || attempt >= ATTEMPTS) throw error;
+      if (SessionConflictError.is(error) && attempt < ATTEMPTS) continue;
+      // A failure reported for an append that landed (a timeout): the decision stands.
+      if (!SessionConflictError.is(error) && (await landed(sessions, sessionId, runId, toolCallId, answer)))
+        return;
+      throw error;
     }
   }
 }
