@@ -13,11 +13,7 @@ export type RunEnd = { type: 'completed' } | { type: 'cancelled' } | { type: 'fa
 export interface RunEventStore {
   /** Records a new run, before its first event, with the id of the actor that owns it. */
   open(runId: string, info?: { owner?: string | undefined }): void;
-  /**
-   * Records the next event of a run (its id's number is one more than the previous one's). With
-   * `writer`, only while the run's `fence` names that writer (or none): a durable run's worker
-   * that lost the run to another writes nothing more.
-   */
+  /** Records the next event of a run (its id's number is one more than the previous one's). */
   append(runId: string, event: SequencedEvent, writer?: string): void;
   /** Records how a run ended; `read` then ends the same way once it has replayed everything. */
   end(runId: string, end: RunEnd): void;
@@ -41,7 +37,7 @@ export interface RunEventStore {
   lastSeq?(runId: string): Promise<number>;
   /**
    * Makes `writer` the run's only writer from now on: a later `append` naming another writer is
-   * dropped. Resolves once in force, so a `lastSeq` read after it counts every event an earlier
+   * dropped (an `append` naming none still lands). Resolves once in force, so a `lastSeq` read after it counts every event an earlier
    * writer (a worker that lost a durable run but streams on) can still add. `driveDurableRun`
    * fences each attempt's events with its claim of the run.
    */
