@@ -30,6 +30,7 @@ import { fitContext } from './fit-context.ts';
 import type { RunState, StepEnd } from './run-state.ts';
 import { checkCalls, checkOutcomes } from './step-budgets.ts';
 import { afterTools } from './step-end.ts';
+import { distinctCallIds } from './distinct-call-ids.ts';
 import { stepPlan } from './step-request.ts';
 import { stepTools } from './step-tools.ts';
 import type { StepEnv } from './step-env.ts';
@@ -231,10 +232,10 @@ function stepTurn(
     );
     const end$ = defer(() => {
       if (!response) return throwError(() => new IncompleteStreamError());
-      const turn = response;
       const hooks = env.checkpoints;
-      if (!hooks) return afterTurn(env, state, turn, allowed);
-      // A durable run records the turn before anything reports it.
+      if (!hooks) return afterTurn(env, state, response, allowed);
+      // A durable run records the turn before anything reports it, each call under its own id.
+      const turn = distinctCallIds(response);
       return from(hooks.turn(state, turn)).pipe(concatMap(() => afterTurn(env, state, turn, allowed)));
     });
     return concat(events$, end$);

@@ -46,6 +46,8 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
   const replayLimit = options.replayLimit ?? 10_000;
   const maxRunBytes = options.maxRunBytes ?? 16 * 1024 * 1024;
   const runs = new Map<string, RunLog>();
+  // Each durable run's current writer (`fence`): appends naming another are dropped.
+  const fences = new Map<string, string>();
   let heldBytes = 0;
   const dropOldest = (log: RunLog) => {
     const dropped = log.events.shift();
@@ -63,7 +65,9 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
     open(runId) {
       runs.set(runId, { events: [], firstSeq: 1, bytes: 0, live: new Subject(), delivering: false });
     },
-    append(runId, event) {
+    append(runId, event, writer) {
+      const fenced = fences.get(runId);
+      if (writer !== undefined && fenced !== undefined && writer !== fenced) return;
       const log = logOf(runId);
       log.events.push(event);
       log.bytes += sizeOf(event);
@@ -112,6 +116,9 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
         return log.live.subscribe(subscriber);
       });
     },
+    fence: async (runId, writer) => {
+      fences.set(runId, writer);
+    },
     lastSeq: async (runId) => {
       const log = runs.get(runId);
       return log ? log.firstSeq + log.events.length - 1 : 0;
@@ -119,6 +126,7 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
     delete(runId) {
       const log = runs.get(runId);
       runs.delete(runId);
+      fences.delete(runId);
       if (log) heldBytes -= log.bytes;
       if (log && !log.end) log.live.complete();
     },

@@ -19,7 +19,7 @@ export interface RunEventStore {
    */
   open(runId: string, info?: { owner?: string | undefined; durable?: boolean }): void;
   /** Records the next event of a run (its id's number is one more than the previous one's). */
-  append(runId: string, event: SequencedEvent): void;
+  append(runId: string, event: SequencedEvent, writer?: string): void;
   /** Records how a run ended; `read` then ends the same way once it has replayed everything. */
   end(runId: string, end: RunEnd): void;
   /**
@@ -45,6 +45,13 @@ export interface RunEventStore {
    * reading (a paced reader whose client is slow); never emits. Only shared stores need it.
    */
   watch?(runId: string): Observable<never>;
+  /**
+   * Makes `writer` the run's only writer from now on: a later `append` naming another writer is
+   * dropped (an `append` naming none still lands). Resolves once in force, so a `lastSeq` read after it counts every event an earlier
+   * writer (a worker that lost a durable run but streams on) can still add. `driveDurableRun`
+   * fences each attempt's events with its claim of the run.
+   */
+  fence?(runId: string, writer: string): Promise<void>;
   /** Forgets a run and its events. */
   delete(runId: string): void;
   /** The state and command channel app servers share, for a store several of them use. */

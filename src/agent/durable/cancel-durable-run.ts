@@ -7,6 +7,22 @@ import { LAST_RUN_KEY, RUN_KEY } from './run-checkpoint.ts';
 /** Conflicting writes (the worker running the run) a cancel is retried over. */
 const ATTEMPTS = 8;
 
+/** Whether the session says the run ended as this cancel ends it, its checkpoint gone. */
+async function landed(
+  sessions: SessionStore,
+  sessionId: string,
+  runId: string,
+  end: string,
+): Promise<boolean> {
+  try {
+    const session = await sessions.get(sessionId);
+    const ended = session?.metadata[LAST_RUN_KEY] as { runId?: unknown; end?: unknown } | undefined;
+    return checkpointIn(session)?.runId !== runId && ended?.runId === runId && ended.end === end;
+  } catch {
+    return false; // still failing: the caller gets the first error
+  }
+}
+
 /**
  * Ends a durable run from anywhere, with no agent: removes its checkpoint with a fenced append
  * that keeps its finished steps (a step whose calls all have outcomes; the step in flight is
@@ -34,7 +50,10 @@ export async function cancelDurableRun(
       });
       return true;
     } catch (error) {
-      if (!SessionConflictError.is(error) || attempt >= ATTEMPTS) throw error;
+      if (SessionConflictError.is(error) && attempt < ATTEMPTS) continue;
+      // A failure reported for an append that landed (a timeout): the run did end here.
+      if (!SessionConflictError.is(error) && (await landed(sessions, sessionId, runId, end))) return true;
+      throw error;
     }
   }
 }

@@ -4,7 +4,7 @@ import { DEFAULT_HOLD_MS } from '../session-queue.ts';
 import { checkpointIn } from './read-checkpoint.ts';
 import { RUN_KEY, type RunCheckpoint } from './run-checkpoint.ts';
 
-/** Decisions recorded meanwhile that one write is retried over. */
+/** Decisions recorded meanwhile that one write is retried over, besides one per pending call. */
 const REBASES = 8;
 
 /** A checkpoint write lost to another writer's: another worker owns the run now. */
@@ -102,6 +102,8 @@ export function checkpointWriter(
     metadata: Record<string, unknown> | undefined,
   ): Promise<void> => {
     if (lost) throw lost;
+    // Each rebase takes in a decision that took a call out of `pending`: bounded by the calls waiting.
+    const rebases = REBASES + current.pending.length;
     for (let attempt = 1; ; attempt++) {
       const next = change(current);
       if (signal?.aborted && next) throw new Error(`Run ${checkpoint.runId} stopped: no more checkpoints`);
@@ -119,7 +121,7 @@ export function checkpointWriter(
         return;
       } catch (error) {
         const conflict = SessionConflictError.is(error);
-        if (conflict && attempt < REBASES && (await rebased().catch(() => false))) continue;
+        if (conflict && attempt < rebases && (await rebased().catch(() => false))) continue;
         // A write that may have landed (a timeout) fences this writer out as surely as a conflict.
         lost = conflict
           ? new RunSupersededError(`Run ${checkpoint.runId} has another writer`, { cause: error })

@@ -98,9 +98,11 @@ export async function driveDurableRun(
   const session = await sessions.get(sessionId);
   const found = checkpointIn(session);
   let seq = await events.lastSeq(runId);
+  // This attempt's id as the run's writer, once it claimed the run and fenced its events.
+  let writerId: string | undefined;
   const emit = (event: AgentEvent) => {
     seq += 1;
-    events.append(runId, { id: eventId(runId, seq), event });
+    events.append(runId, { id: eventId(runId, seq), event }, writerId);
   };
   const ended = found?.runId === runId ? undefined : endedRun(session, runId);
   if (session && ended) {
@@ -149,8 +151,6 @@ export async function driveDurableRun(
     onLimit: runEnv.controls.onLimit,
     logger: env.logger,
   });
-  // What the previous attempt told after its last checkpoint (`undefined`: unknown).
-  const told = found ? await eventsSince(events, runId, found.seq, seq) : [];
   let state: RunState = session && found ? restoredState(session, found) : initialState(history, job.input);
 
   const stepEnv: StepEnv = { ...runEnv, trace: undefined, checkpoints: hooks };
@@ -162,6 +162,15 @@ export async function driveDurableRun(
     const owner = globalThis.crypto.randomUUID();
     if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1, owner }));
     else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1, owner }));
+    // A worker that lost the run but streams on (its lock lost, its process stalled) adds no event
+    // from here on; what it added before counts, so this attempt's events follow it.
+    if (events.fence) {
+      await events.fence(runId, owner);
+      writerId = owner;
+      seq = await events.lastSeq(runId);
+    }
+    // What the previous attempt told after its last checkpoint (`undefined`: unknown).
+    const told = found ? await eventsSince(events, runId, found.seq, seq) : [];
     if (isCancel(signal)) return await ends.cancel();
     // Something of a turn after the last checkpoint was told (or may have been): that turn is
     // streamed again, after `step-restarted`, which costs a watcher nothing if it saw none of it.
@@ -181,25 +190,38 @@ export async function driveDurableRun(
     return superseded(error, env.logger);
   }
 
-  const loop$ = loopFrom(stepEnv, first, restartNext).pipe(
-    concatMap((item): Observable<DurableRunEnd> => {
-      switch (item.type) {
-        case 'event':
-          emit(item.event);
-          return EMPTY;
-        case 'next':
-          state = item.state;
-          return EMPTY;
-        case 'done':
-          return from(ends.complete(item.state, item.limit));
-        case 'failed':
-          return from(ends.fail(item.state, item.error));
-        case 'parked':
-          return from(ends.park(item.state, item.pending));
-        default:
-          return item satisfies never;
-      }
-    }),
+  // The loop's items to the attempt's end; a step parked on calls that were all decided while it
+  // ran goes on from its checkpoint as a resumed step does.
+  const drive = (items$: Observable<LoopItem>): Observable<DurableRunEnd> =>
+    items$.pipe(
+      concatMap((item): Observable<DurableRunEnd> => {
+        switch (item.type) {
+          case 'event':
+            emit(item.event);
+            return EMPTY;
+          case 'next':
+            state = item.state;
+            return EMPTY;
+          case 'done':
+            return from(ends.complete(item.state, item.limit));
+          case 'failed':
+            return from(ends.fail(item.state, item.error));
+          case 'parked':
+            return from(ends.park(item.state, item.pending)).pipe(
+              concatMap((end) => {
+                const { turn, outcomes } = writer.current;
+                if (end || !turn) return end ? of(end) : EMPTY;
+                return drive(
+                  loopFrom(stepEnv, resumeStep(stepEnv, item.state, turn, new Map(Object.entries(outcomes)))),
+                );
+              }),
+            );
+          default:
+            return item satisfies never;
+        }
+      }),
+    );
+  const loop$ = drive(loopFrom(stepEnv, first, restartNext)).pipe(
     catchError((error: unknown): Observable<DurableRunEnd> => {
       // A lost write (a conflict, the store down) ends the attempt, not the run.
       if (writer.failure) return of(superseded(writer.failure, env.logger));

@@ -4,8 +4,35 @@ import type { SessionStore } from '../../sessions/index.ts';
 import { checkpointIn } from './read-checkpoint.ts';
 import { RUN_KEY } from './run-checkpoint.ts';
 
-/** Conflicting writes (another decision, a resume) a decision is retried over. */
+/**
+ * Conflicting writes (a resume, a cancel) a decision is retried over, besides one per write the
+ * run's step may make (each other decision, started marker, outcome): every conflict means another
+ * write landed, so a step's calls all decided at once ("approve all") all land.
+ */
 const ATTEMPTS = 8;
+const WRITES_PER_CALL = 3;
+
+/** Whether the session's checkpoint holds exactly this decision on the call, no longer pending. */
+async function landed(
+  sessions: SessionStore,
+  sessionId: string,
+  runId: string,
+  toolCallId: string,
+  answer: RunDecision,
+): Promise<boolean> {
+  try {
+    const checkpoint = checkpointIn(await sessions.get(sessionId));
+    const recorded = checkpoint?.runId === runId ? checkpoint.decisions[toolCallId] : undefined;
+    return (
+      recorded !== undefined &&
+      recorded.approved === answer.approved &&
+      recorded.reason === answer.reason &&
+      !checkpoint!.pending.some((p) => p.toolCallId === toolCallId)
+    );
+  } catch {
+    return false; // still failing: the caller gets the first error
+  }
+}
 
 /**
  * Records a person's decision on a parked call in the run's checkpoint (version-checked, retried on
@@ -48,7 +75,12 @@ export async function recordDecision(
       });
       return;
     } catch (error) {
-      if (!SessionConflictError.is(error) || attempt >= ATTEMPTS) throw error;
+      const bound = ATTEMPTS + WRITES_PER_CALL * (checkpoint.turn?.toolCalls.length ?? 0);
+      if (SessionConflictError.is(error) && attempt < bound) continue;
+      // A failure reported for an append that landed (a timeout): the decision stands.
+      if (!SessionConflictError.is(error) && (await landed(sessions, sessionId, runId, toolCallId, answer)))
+        return;
+      throw error;
     }
   }
 }

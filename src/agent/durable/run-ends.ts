@@ -44,8 +44,11 @@ export interface RunEnds {
   complete(state: RunState, limit: RunLimit | undefined): Promise<DurableRunEnd>;
   /** A budget with `onLimit: 'stop'` completes; else the final append keeps the finished steps. */
   fail(state: RunState, error: unknown): Promise<DurableRunEnd>;
-  /** The checkpoint's `pending`, then `approval-requested` for each call newly parked. */
-  park(state: RunState, calls: readonly ToolCall[]): Promise<DurableRunEnd>;
+  /**
+   * The checkpoint's `pending` (the calls without a recorded decision), then `approval-requested`
+   * for each call newly parked; `undefined` when every call was decided meanwhile (the step goes on).
+   */
+  park(state: RunState, calls: readonly ToolCall[]): Promise<DurableRunEnd | undefined>;
   /** The checkpoint removed, the finished steps kept; `superseded` when another writer won. */
   cancel(): Promise<DurableRunEnd>;
 }
@@ -88,24 +91,31 @@ export function runEnds(context: RunEndsContext): RunEnds {
     async park(parked, calls) {
       const before = writer.current.pending;
       const now = new Date().toISOString();
-      const pending: PendingApproval[] = calls.map(
-        (call) =>
-          before.find((p) => p.toolCallId === call.id) ?? {
-            toolCallId: call.id,
-            toolCall: call,
-            step: parked.step,
-            requestedAt: now,
-          },
-      );
-      await writer.write([], (current) => ({
-        ...current,
-        pending,
-        seq: context.seq(),
-        last: { type: 'parked' },
-      }));
+      let pending: PendingApproval[] = [];
+      let asked = new Set<string>();
+      await writer.write([], (current) => {
+        // Rebased over decisions recorded meanwhile: a call decided since it was refused here
+        // waits for no one, and one already pending keeps when it was first asked.
+        const known = [...before, ...current.pending];
+        asked = new Set(known.map((p) => p.toolCallId));
+        pending = calls
+          .filter((call) => current.decisions[call.id] === undefined)
+          .map(
+            (call) =>
+              known.find((p) => p.toolCallId === call.id) ?? {
+                toolCallId: call.id,
+                toolCall: call,
+                step: parked.step,
+                requestedAt: now,
+              },
+          );
+        return { ...current, pending, seq: context.seq(), last: { type: 'parked' } };
+      });
       for (const p of pending)
-        if (!before.some((b) => b.toolCallId === p.toolCallId))
+        if (!asked.has(p.toolCallId))
           emit({ type: 'approval-requested', step: p.step, toolCall: p.toolCall });
+      // Every call was decided while the step ran: nothing waits, the step goes on.
+      if (pending.length === 0) return undefined;
       return { type: 'awaiting-approval', pending };
     },
     async cancel() {

@@ -46,6 +46,19 @@ export interface RedisRunEventStore extends RunEventStore {
 
 type Entry = [id: string, fields: string[]];
 
+/**
+ * KEYS: stream, writer. ARGV: writer, maxlen, id, event, ttl. Adds the event unless the run is
+ * fenced to another writer; the stream and its fence live on together.
+ */
+const FENCED_XADD = `
+local fenced = redis.call('GET', KEYS[2])
+if fenced and fenced ~= ARGV[1] then return 0 end
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], ARGV[3], 'event', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if fenced then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+return 1
+`;
+
 /** Entries read per XRANGE while replaying. */
 const REPLAY_PAGE = 1000;
 
@@ -79,6 +92,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     watched: (runId: string) => `${key(runId)}:watched`,
     channel: (runId: string) => `${key(runId)}:control`,
     actorRuns: (owner: string) => `${prefix}actor:{${owner}}:running`,
+    writer: (runId: string) => `${key(runId)}:writer`,
   };
   const control = redisRunControl(client, keys, { leaseMs, retainMs }, onError);
   // The runs this store writes: their state is refreshed while they run (the writer's lease).
@@ -110,6 +124,23 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
       .catch(onError);
   };
 
+  // An append that names its writer lands only while the run's fence names it (or none).
+  const fencedWrite = (runId: string, writer: string, id: string, value: string) => {
+    client
+      .eval(
+        FENCED_XADD,
+        2,
+        key(runId),
+        keys.writer(runId),
+        writer,
+        String(replayLimit + 1),
+        id,
+        value,
+        String(idleTtlMs),
+      )
+      .catch(onError);
+  };
+
   return {
     open(runId, info = {}) {
       write(runId, '0-1', 'open', '1', idleTtlMs);
@@ -124,11 +155,16 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
       control.setState(runId, state);
       leased.add(runId);
     },
-    append(runId, event) {
+    append(runId, event, writer) {
       const seq = parseEventId(event.id)?.seq;
       if (seq === undefined)
         throw new RxAgentError(`Not an event id of run ${runId}: ${event.id}`, 'invalid_event_id');
-      write(runId, `0-${seq + 1}`, 'event', JSON.stringify(event.event), idleTtlMs);
+      if (writer === undefined) write(runId, `0-${seq + 1}`, 'event', JSON.stringify(event.event), idleTtlMs);
+      else fencedWrite(runId, writer, `0-${seq + 1}`, JSON.stringify(event.event));
+    },
+    fence: async (runId, writer) => {
+      // On the appends' connection: every append sent before it has landed once it has.
+      await client.set(keys.writer(runId), writer, 'PX', idleTtlMs);
     },
     end(runId, end) {
       leased.delete(runId);
@@ -250,7 +286,7 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     delete: (runId) => {
       leased.delete(runId);
       control.forget(runId);
-      client.del(key(runId), keys.state(runId)).catch(onError);
+      client.del(key(runId), keys.state(runId), keys.writer(runId)).catch(onError);
     },
     close: async () => {
       clearInterval(refresher);
