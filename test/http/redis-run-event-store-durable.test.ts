@@ -49,6 +49,38 @@ describe('redisRunEventStore: a durable run (kept by a queue, not by the process
     expect(await opener.control!.state('durable-1')).toMatchObject({ owner: 'alice' });
   });
 
+  it('keeps its events past the idle TTL while it waits (a parked approval of days), until it ends', async () => {
+    const short = redisRunEventStore({
+      url,
+      prefix,
+      blockMs: 50,
+      leaseMs: 300,
+      retainMs: 5_000,
+      idleTtlMs: 200,
+    });
+    stores.push(short);
+    short.open('durable-idle', { durable: true });
+    await short.fence!('durable-idle', 'attempt-1');
+    short.append(
+      'durable-idle',
+      { id: eventId('durable-idle', 1), event: { type: 'text-delta', text: 'a' } },
+      'attempt-1',
+    );
+    short.append(
+      'durable-idle',
+      { id: eventId('durable-idle', 2), event: { type: 'text-delta', text: 'b' } },
+      'attempt-1',
+    );
+    await short.check!('durable-idle', 2);
+    // Far past idleTtlMs with no write: the run is parked, not gone, and its numbering goes on.
+    await sleep(600);
+    expect(await admin.pttl(`${prefix}{durable-idle}`)).toBe(-1);
+    expect(await short.lastSeq!('durable-idle')).toBe(2);
+    short.end('durable-idle', { type: 'completed' });
+    await short.check!('durable-idle', 0);
+    expect(await admin.pttl(`${prefix}{durable-idle}`)).toBeGreaterThan(0);
+  });
+
   it('a run opened without it is lost once its opener stops renewing (unchanged)', async () => {
     const opener = store();
     opener.open('leased-1', {});

@@ -53,8 +53,10 @@ type Entry = [id: string, fields: string[]];
 const FENCED_XADD = `
 local fenced = redis.call('GET', KEYS[2])
 if fenced and fenced ~= ARGV[1] then return 0 end
+-- A durable run's stream has no expiry until its end (its approval may wait for days): kept so.
+local kept = redis.call('PTTL', KEYS[1]) == -1
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], ARGV[3], 'event', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if not kept then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
 if fenced then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
 return 1
 `;
@@ -143,7 +145,16 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
 
   return {
     open(runId, info = {}) {
-      write(runId, '0-1', 'open', '1', idleTtlMs);
+      if (info.durable)
+        // Its writers come and go (workers die, an approval parks it for days): no idle expiry
+        // until `end`; its attempts' fenced appends keep it so.
+        client
+          .multi()
+          .xadd(key(runId), 'MAXLEN', String(replayLimit + 1), '0-1', 'open', '1')
+          .persist(key(runId))
+          .exec()
+          .catch(onError);
+      else write(runId, '0-1', 'open', '1', idleTtlMs);
       const state = {
         status: 'running' as const,
         pending: [],
