@@ -42,6 +42,14 @@ export interface DurableRunEnv {
   /** Aborting stops the attempt at once at its last checkpoint; a `RunCancelledError` reason cancels the run. */
   signal?: AbortSignal;
   logger?: AgentLogger;
+  /**
+   * How many attempts in a row may claim the run with nothing recorded between them (each one's
+   * worker died, or was stopped, before its next checkpoint) before the run fails with code
+   * `run_attempts_exhausted` instead of being tried again: a step that kills its worker every
+   * time (out of memory, a crashing tool) would otherwise be paid for at each attempt.
+   * @default 10
+   */
+  maxIdleAttempts?: number;
 }
 
 /** Events that report a recorded item; any other event after the last checkpoint is part of a turn. */
@@ -158,10 +166,21 @@ export async function driveDurableRun(
   // For a step picked up after its turn: the next step's turn, if it had begun, is streamed again.
   let restartNext: RxAgentError | undefined;
   try {
-    // Claims the run: a second worker on it loses at its next write.
+    // Claims the run: a second worker on it loses at its next write. The claims in a row with
+    // nothing recorded between them (the session's version right after the last claim) are counted.
     const owner = globalThis.crypto.randomUUID();
-    if (found) await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1, owner }));
-    else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1, owner }));
+    const idle = { version: version + 1, count: found?.idle?.version === version ? found.idle.count + 1 : 1 };
+    if (idle.count > (env.maxIdleAttempts ?? 10))
+      return await ends.fail(
+        state,
+        new RxAgentError(
+          `Step ${state.step} of run ${runId} was attempted ${idle.count - 1} times in a row without progress; the run fails rather than trying again`,
+          'run_attempts_exhausted',
+        ),
+      );
+    if (found)
+      await writer.write([], (current) => ({ ...current, attempt: current.attempt + 1, owner, idle }));
+    else await writer.write(job.input, () => ({ ...checkpoint, attempt: 1, owner, idle }));
     // A worker that lost the run but streams on (its lock lost, its process stalled) adds no event
     // from here on; what it added before counts, so this attempt's events follow it.
     if (events.fence) {

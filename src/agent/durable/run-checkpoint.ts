@@ -77,6 +77,11 @@ export interface RunCheckpoint {
   last: CheckpointItem;
   /** Attempts that claimed the run (each one a fenced write). */
   attempt: number;
+  /**
+   * Claims in a row with nothing recorded between them: `version` is the session's version right
+   * after the last claim (`maxIdleAttempts` bounds `count`).
+   */
+  idle?: { version: number; count: number };
   /** The attempt that owns the run now (a random id written by its claim). */
   owner?: string;
 }

@@ -126,6 +126,21 @@ describe('a durable run killed anywhere', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
+  it('a step that kills its worker every time fails the run after 10 attempts without progress', async () => {
+    const server = await servers.start((request) => turnFor(request));
+    // Every attempt dies right after its claim (its first write): nothing is ever recorded.
+    const { ends, executions } = await runKilled(
+      server.url,
+      Array.from({ length: 12 }, (): Kill => ({ after: 'write', n: 1 })),
+    );
+    expect(ends.slice(0, 10).every((end) => end.type === 'stopped')).toBe(true);
+    const failed = ends[10];
+    expect(failed?.type === 'failed' && failed.error.code).toBe('run_attempts_exhausted');
+    // Once failed, it stays failed: a later delivery of the job ends the same way, nothing runs.
+    expect(ends.slice(11).map((end) => end.type)).toEqual(['failed', 'failed']);
+    expect([...executions.values()].reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
   it('killed again while it resumes, and again, still tells each text once', async () => {
     const server = await servers.start((request) => turnFor(request));
     for (const kills of [
