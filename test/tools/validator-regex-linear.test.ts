@@ -189,6 +189,60 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
     expect(backtracked).toEqual([]);
   });
 
+  it('a type compiled after one of its patterns was made linear, before another was, is compiled again', async () => {
+    // `both` is compiled while only `catastrophic` is linear: its code holds the other pattern's
+    // literal. Making that pattern linear for another tool must not leave `both` running the literal.
+    const backtrackingWhenMatching = /(a|a)*c|y/;
+    defineTool({
+      name: 'first',
+      description: 'First.',
+      input: type({ a: catastrophic }),
+      execute: () => 'ok',
+    });
+    const second = type({ b: backtrackingWhenMatching });
+    const both = type({ a: catastrophic, b: backtrackingWhenMatching });
+    defineTool({ name: 'second', description: 'Second.', input: second, execute: () => 'ok' });
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 'both', description: 'Both.', input: both, execute: () => 'ok' }),
+    );
+    // A value the pattern matches, after exponential backtracking: recorded and answered at once.
+    const value = `${'a'.repeat(60)}y`;
+    const backtracked: string[] = [];
+    const original = RegExp.prototype.test;
+    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
+      if (text !== value) return original.call(this, text);
+      backtracked.push(`${String(this)} on ${text.length} characters`);
+      return true;
+    });
+    expect(await registry.invoke(call('both', { a: 'a', b: value }))).toMatchObject({ status: 'ok' });
+    expect(both.allows({ a: 'a', b: value })).toBe(true);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('fails closed on internals it does not know (a newer arktype): the tool is refused, typed', () => {
+    const define = (input: unknown) => () =>
+      defineTool({
+        name: 'newer',
+        description: 'Newer.',
+        input: input as ReturnType<typeof type>,
+        execute: () => 'ok',
+      });
+    // A pattern node whose RegExp is not where this arktype keeps it.
+    const moved = type({ id: /^(b+)+$/ });
+    for (const node of (moved as unknown as { references: { kind: string; instance?: unknown }[] })
+      .references) {
+      if (node.kind === 'pattern') Object.defineProperty(node, 'instance', { value: undefined });
+    }
+    expect(define(moved)).toThrow(InvalidToolSchemaError);
+    // Compiled code that is not where this arktype keeps it (so it cannot be generated again).
+    const renamed = type({ id: /^(c+)+$/ });
+    Object.defineProperty(renamed, 'precompilation', { value: undefined });
+    expect(define(renamed)).toThrow(/arktype version differs/);
+    // No node references at all.
+    const standardOnly = { '~standard': type({ id: 'string' })['~standard'] };
+    expect(define(standardOnly)).toThrow(InvalidToolSchemaError);
+  });
+
   it('a pattern RE2 cannot run refuses the tool at registration, naming the tool and the pattern', () => {
     const define = () =>
       defineTool({
