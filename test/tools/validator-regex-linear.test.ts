@@ -123,6 +123,52 @@ describe('valibot regex() actions run on the linear-time engine', () => {
   });
 });
 
+describe('valibot: lazy schemas and internals rxagent does not know', () => {
+  const pattern = v.pipe(v.string(), v.regex(/(a|a)*c|x/));
+  const jsonSchema = { type: 'object', properties: { y: { type: 'string' } }, required: ['y'] };
+
+  it('lazyAsync: the schema an async getter resolves to runs its patterns linearly', async () => {
+    const schema = v.objectAsync({ y: v.lazyAsync(() => Promise.resolve(pattern)) });
+    const tool = defineTool({
+      name: 'later',
+      description: 'Later.',
+      input: schema,
+      inputJsonSchema: jsonSchema,
+      execute: () => 'ok',
+    });
+    const registry = new ToolRegistry().register(tool);
+    const backtracked = watchBacktracking();
+    expect(await registry.invoke(call('later', { y: matchingHostile }))).toMatchObject({ status: 'ok' });
+    expect((await v.safeParseAsync(schema, { y: 'aab' })).success).toBe(false);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('a pattern RE2 cannot run, returned by a lazy getter, refuses the value: no throw out of safeParse', async () => {
+    const lookahead = v.object({ y: v.pipe(v.string(), v.regex(/^(?=a)\w+$/)) });
+    const plain = v.object({ y: v.string() });
+    const schema = v.object({ pick: v.lazy((input) => (isLookahead(input) ? lookahead : plain)) });
+    const tool = defineTool({
+      name: 'pick',
+      description: 'Picks.',
+      input: schema,
+      inputJsonSchema: { type: 'object', properties: { pick: jsonSchema }, required: ['pick'] },
+      execute: () => 'ok',
+    });
+    const registry = new ToolRegistry().register(tool);
+    // The caller's own use of the schema: an issue, as valibot reports it, never an exception.
+    expect(v.safeParse(schema, { pick: { y: 'look' } }).success).toBe(false);
+    expect(v.safeParse(schema, { pick: { y: 'b' } }).success).toBe(true);
+    expect(await registry.invoke(call('pick', { pick: { y: 'look' } }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(await registry.invoke(call('pick', { pick: { y: 'b' } }))).toMatchObject({ status: 'ok' });
+  });
+});
+
+function isLookahead(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && (input as { y?: unknown }).y === 'look';
+}
+
 describe('arktype pattern constraints run on the linear-time engine', () => {
   it('a catastrophic pattern on a hostile value is refused by the linear engine, never backtracked', async () => {
     const schema = type({ id: catastrophic, 'tags?': type(/(a|a)*c|x/).array() });
