@@ -1,3 +1,4 @@
+import { InvalidToolSchemaError } from '../core/index.ts';
 import { compileLinear } from './linear-regexp.ts';
 import { linearOrRefuse, LinearTestRegExp } from './linear-test-regexp.ts';
 
@@ -26,6 +27,37 @@ class RefusingRegExp extends RegExp {
   }
 }
 
+function unknownInternals(toolName: string, what: string): InvalidToolSchemaError {
+  return new InvalidToolSchemaError(
+    toolName,
+    `the valibot schema's regex() actions cannot be moved to the linear-time (RE2) engine (${what}); ` +
+      'this valibot version differs from the one rxagent knows, and its backtracking patterns would ' +
+      'run on a model’s arguments',
+  );
+}
+
+/** True when the action's check calls `requirement.test` (as valibot 1's `regex` does). */
+function testsRequirement(action: Node, requirement: RegExp): boolean {
+  const run = action['~run'];
+  if (typeof run !== 'function') return false;
+  let called = false;
+  Object.defineProperty(requirement, 'test', {
+    configurable: true,
+    value: () => {
+      called = true;
+      return true;
+    },
+  });
+  try {
+    (run as (dataset: unknown, config: unknown) => unknown).call(action, { typed: true, value: '' }, {});
+  } catch {
+    return false;
+  } finally {
+    delete (requirement as { test?: unknown }).test;
+  }
+  return called;
+}
+
 /**
  * Makes every valibot `regex()` action in `schema`, at any depth (object entries, arrays, tuples,
  * unions and variants, records, optionals, pipes), test on the linear-time engine: valibot's
@@ -37,7 +69,8 @@ class RefusingRegExp extends RegExp {
  * by input, so it cannot be walked once ahead); a pattern RE2 cannot run found that way refuses
  * every value (`RefusingRegExp`). valibot's own format actions (`email`, `uuid`…) are its own
  * patterns and are left alone. A pattern RE2 cannot run refuses the tool (`InvalidToolSchemaError`):
- * valibot offers no JSON Schema, so nothing else checks it first.
+ * valibot offers no JSON Schema, so nothing else checks it first. It fails closed: a `regex` action
+ * or a `lazy` schema not shaped as valibot 1 makes them (a newer valibot) refuses the tool too.
  * @example linearValibotPatterns('tag', v.object({ id: v.pipe(v.string(), v.regex(/^(a+)+$/)) }))
  */
 export function linearValibotPatterns(toolName: string, schema: unknown): void {
@@ -50,12 +83,17 @@ export function linearValibotPatterns(toolName: string, schema: unknown): void {
       for (const item of node) visit(item, lazily);
       return;
     }
-    if (node.kind === 'validation' && node.type === 'regex' && node.requirement instanceof RegExp) {
+    if (node.type === 'regex') {
       const requirement = node.requirement;
+      if (node.kind !== 'validation') throw unknownInternals(toolName, 'a regex action of another kind');
+      if (!(requirement instanceof RegExp))
+        throw unknownInternals(toolName, 'a regex action without its RegExp');
       if (!(requirement instanceof LinearTestRegExp) && !(requirement instanceof RefusingRegExp)) {
-        node.requirement = lazily
-          ? lazyLinear(requirement)
-          : linearOrRefuse(toolName, 'valibot', requirement);
+        const linear = lazily ? lazyLinear(requirement) : linearOrRefuse(toolName, 'valibot', requirement);
+        node.requirement = linear;
+        if (!lazily && !testsRequirement(node, linear)) {
+          throw unknownInternals(toolName, `a regex action that does not test ${String(requirement)}`);
+        }
       }
     }
     if (node.type === 'lazy' && node.kind === 'schema') {
@@ -80,7 +118,14 @@ export function linearValibotPatterns(toolName: string, schema: unknown): void {
       }
       return;
     }
-    for (const value of Object.values(node)) visit(value, lazily);
+    for (const [key, value] of Object.entries(node)) {
+      // A RegExp anywhere else than a validation's requirement (valibot's own formats, and regex
+      // actions, made linear above) is one this walk does not know how valibot runs.
+      if (value instanceof RegExp && !lazily && !(key === 'requirement' && node.kind === 'validation')) {
+        throw unknownInternals(toolName, `the pattern ${String(value)} outside a regex action`);
+      }
+      visit(value, lazily);
+    }
   };
   visit(schema, false);
 }

@@ -163,6 +163,33 @@ describe('valibot: lazy schemas and internals rxagent does not know', () => {
     });
     expect(await registry.invoke(call('pick', { pick: { y: 'b' } }))).toMatchObject({ status: 'ok' });
   });
+
+  it('fails closed on regex actions not shaped as this valibot makes them (a newer valibot)', () => {
+    const define = (action: unknown) => () =>
+      defineTool({
+        name: 'newer',
+        description: 'Newer.',
+        input: v.object({ y: v.pipe(v.string(), action as ReturnType<typeof v.regex>) }),
+        inputJsonSchema: jsonSchema,
+        execute: () => 'ok',
+      });
+    const hidden = /^(a+)+$/;
+    const action = v.regex(hidden);
+    // Its check runs a RegExp of its own, not `this.requirement`.
+    const closure = {
+      ...action,
+      '~run'(dataset: { typed: boolean; value: string }) {
+        if (dataset.typed) hidden.test(dataset.value);
+        return dataset;
+      },
+    };
+    expect(define(closure)).toThrow(InvalidToolSchemaError);
+    // The RegExp kept under another name, or the action of another kind.
+    const { requirement, ...rest } = action;
+    expect(define({ ...rest, pattern: requirement })).toThrow(/valibot version differs/);
+    expect(define({ ...action, kind: 'check' })).toThrow(InvalidToolSchemaError);
+    expect(define(v.email())).not.toThrow();
+  });
 });
 
 function isLookahead(input: unknown): boolean {
