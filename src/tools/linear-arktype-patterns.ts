@@ -75,7 +75,9 @@ function linearPatternNode(toolName: string, node: ArkNode): { condition: string
  * compiled code yet) — always, since code compiled earlier may hold a literal of a pattern node made
  * linear since (for another type sharing it). Pattern nodes are shared by every type that uses the
  * same pattern, so those types keep the same meaning; they run linearly once they are compiled
- * again (registered as a tool). A pattern RE2 cannot run refuses the tool
+ * again (registered as a tool). A jitless type runs its pattern nodes' `traverseAllows`, save for
+ * nodes compiled elsewhere (a compiled type used in a jitless scope): those are compiled again.
+ * A pattern RE2 cannot run refuses the tool
  * (`InvalidToolSchemaError`), and so does a type whose internals are not the ones this relies on
  * (a newer arktype), or whose regenerated code still holds a pattern's regex literal: it fails
  * closed, never leaving a backtracking pattern to run.
@@ -89,28 +91,35 @@ export function linearArkTypePatterns(toolName: string, schema: unknown): void {
     if (node.kind === 'pattern') patterns.push(linearPatternNode(toolName, node));
   }
   if (patterns.length === 0) return;
-  const scope = schema.$;
-  const jitless = scope?.resolvedConfig?.jitless;
-  // jitless types have no compiled code: their pattern nodes' traverseAllows is what runs.
-  if (jitless === true) return;
-  if (
-    jitless !== false ||
-    typeof scope?.finalize !== 'function' ||
-    typeof schema.precompilation !== 'string'
-  ) {
-    throw unknownInternals(toolName, 'no compiled code to regenerate');
+  const jitless = schema.$?.resolvedConfig?.jitless;
+  if (jitless !== true && jitless !== false) throw unknownInternals(toolName, 'no scope configuration');
+  /** Code (one node's, or a whole type's) that still tests a pattern with its backtracking literal. */
+  const stale = (code: unknown) =>
+    typeof code === 'string' && patterns.some(({ literal }) => code.includes(`${literal}.test(`));
+  const compileAgain = (node: ArkNode): string => {
+    if (typeof node.$?.finalize !== 'function') throw unknownInternals(toolName, 'no way to compile again');
+    for (const reference of node.references) reference.precompilation = undefined;
+    node.$.finalize(node);
+    const code: unknown = node.precompilation;
+    if (typeof code !== 'string' || stale(code)) {
+      throw unknownInternals(toolName, 'the regenerated code still tests a pattern with its literal');
+    }
+    return code;
+  };
+  if (!jitless) {
+    if (typeof schema.precompilation !== 'string') {
+      throw unknownInternals(toolName, 'no compiled code to regenerate');
+    }
+    const code = compileAgain(schema);
+    const missing = patterns.find(({ condition }) => !code.includes(condition));
+    if (missing !== undefined) {
+      throw unknownInternals(
+        toolName,
+        `the regenerated code does not test ${missing.literal} on the linear engine`,
+      );
+    }
   }
-  for (const node of references) node.precompilation = undefined;
-  scope.finalize(schema);
-  const compiled: unknown = schema.precompilation;
-  const stale = patterns.find(
-    ({ condition, literal }) =>
-      typeof compiled !== 'string' || !compiled.includes(condition) || compiled.includes(`${literal}.test(`),
-  );
-  if (stale !== undefined) {
-    throw unknownInternals(
-      toolName,
-      `the regenerated code does not test ${stale.literal} on the linear engine`,
-    );
-  }
+  // jitless types have no compiled code: their pattern nodes' traverseAllows is what runs, unless
+  // a node in them was compiled elsewhere (a compiled type used in a jitless scope), with the literal.
+  for (const node of references) if (stale(node.precompilation)) compileAgain(node);
 }

@@ -262,6 +262,27 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
     expect(backtracked).toEqual([]);
   });
 
+  it('a jitless scope using a compiled type: the compiled code is generated again, not left with its literal', async () => {
+    const tags = type(/(a|a)*c|z/).array();
+    const { lookup } = scope({ lookup: { tags } }, { jitless: true }).export();
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 'mixed', description: 'Mixed.', input: lookup, execute: () => 'ok' }),
+    );
+    const value = `${'a'.repeat(60)}z`;
+    const backtracked: string[] = [];
+    const original = RegExp.prototype.test;
+    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
+      if (text !== value) return original.call(this, text);
+      backtracked.push(`${String(this)} on ${text.length} characters`);
+      return true;
+    });
+    expect(await registry.invoke(call('mixed', { tags: [value] }))).toMatchObject({ status: 'ok' });
+    expect(await registry.invoke(call('mixed', { tags: ['aab'] }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(backtracked).toEqual([]);
+  });
+
   it('a type compiled after one of its patterns was made linear, before another was, is compiled again', async () => {
     // `both` is compiled while only `catastrophic` is linear: its code holds the other pattern's
     // literal. Making that pattern linear for another tool must not leave `both` running the literal.
