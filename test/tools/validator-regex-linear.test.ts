@@ -1,7 +1,7 @@
 import { scope, type } from 'arktype';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InvalidToolSchemaError } from '../../src/core/index.ts';
+import { InvalidToolSchemaError, type StandardSchemaV1 } from '../../src/core/index.ts';
 import { defineTool, ToolRegistry } from '../../src/tools/index.ts';
 
 // `^(a+)+$` against 29 a's and a `!`: a backtracking RegExp tries every way of splitting the a's
@@ -318,7 +318,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
       defineTool({
         name: 'newer',
         description: 'Newer.',
-        input: input as ReturnType<typeof type>,
+        input: input as StandardSchemaV1,
         execute: () => 'ok',
       });
     // A pattern node whose RegExp is not where this arktype keeps it.
