@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { Subject } from 'rxjs';
+import { describe, expect, it, vi } from 'vitest';
 import { TimeoutError } from '../src/index.ts';
 import { idleTimeout } from '../src/operators/index.ts';
 import { createScheduler } from './support/helpers.ts';
@@ -158,5 +159,28 @@ describe('idleTimeout with maxLateMs: no clock read per value, lateness bounded'
     });
     expect(reads).toBe(0);
     expect(scheduler.actions).toEqual([]);
+  });
+});
+
+describe('idleTimeout: waits longer than a platform timer holds', () => {
+  // Node runs a setTimeout/setInterval longer than 2³¹ − 1 ms after 1 ms: a `timeoutMs` of 25 days
+  // or `firstMs: Infinity` timed out at once (maxLateMs) or woke every millisecond (exact).
+  it.each([
+    { ms: 2 ** 32 },
+    { ms: 2 ** 32, maxLateMs: 2 ** 28 },
+    { ms: 1000, firstMs: Number.POSITIVE_INFINITY },
+    { ms: 1000, firstMs: Number.POSITIVE_INFINITY, maxLateMs: 100 },
+  ])('%o: no error, and no timer shorter than the platform can hold', async (options) => {
+    const setInterval = vi.spyOn(globalThis, 'setInterval');
+    let failed: unknown;
+    const subscription = new Subject<number>()
+      .pipe(idleTimeout(options))
+      .subscribe({ error: (error: unknown) => (failed = error) });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    subscription.unsubscribe();
+    const delays = setInterval.mock.calls.map(([, delay]) => delay);
+    setInterval.mockRestore();
+    expect(failed).toBeUndefined();
+    expect(delays).toEqual([2 ** 31 - 1]);
   });
 });

@@ -45,6 +45,17 @@ export function idleTimeout<T>(options: number | IdleTimeoutOptions): MonoTypeOp
     : exact(ms, firstMs, scheduler);
 }
 
+/**
+ * The longest delay a platform timer holds: Node and browsers run a longer one (a `timeoutMs` of
+ * 2³¹ ms, 25 days, or `firstMs: Infinity`) after 1 ms. A longer wait is cut to this and re-armed for
+ * what is left when it fires.
+ */
+const MAX_TIMER_DELAY = 2 ** 31 - 1;
+
+function timerDelay(ms: number): number {
+  return Math.min(ms, MAX_TIMER_DELAY);
+}
+
 /** Every value reads the clock; the timer re-arms to the exact deadline. */
 function exact<T>(ms: number, firstMs: number, scheduler: SchedulerLike): MonoTypeOperatorFunction<T> {
   return (source) =>
@@ -61,9 +72,9 @@ function exact<T>(ms: number, firstMs: number, scheduler: SchedulerLike): MonoTy
           if (left <= 0) subscriber.error(new TimeoutError(allowed));
           else {
             armedFor = scheduler.now() + left;
-            this.schedule(undefined, left);
+            this.schedule(undefined, timerDelay(left));
           }
-        }, delay);
+        }, timerDelay(delay));
         subscriber.add(action);
         return action;
       };
@@ -102,7 +113,7 @@ function periodic<T>(
 ): MonoTypeOperatorFunction<T> {
   // A silence from a value to the error spans `checks` whole periods after the check that saw the
   // value, and less than one before it: [checks·period, (checks + 1)·period) ⊂ [ms, ms + maxLateMs).
-  const period = Math.floor(maxLateMs / 2);
+  const period = timerDelay(Math.floor(maxLateMs / 2));
   const checks = Math.ceil(ms / period);
   return (source) =>
     new Observable<T>((subscriber) => {
@@ -119,7 +130,13 @@ function periodic<T>(
         }
         this.schedule(undefined, period);
       };
-      let timer = scheduler.schedule(() => subscriber.error(new TimeoutError(firstMs)), firstMs);
+      // Exact; a wait longer than a platform timer holds is re-armed for what is left (one clock read).
+      const start = firstMs > MAX_TIMER_DELAY ? scheduler.now() : 0;
+      let timer = scheduler.schedule(function first() {
+        const left = firstMs > MAX_TIMER_DELAY ? start + firstMs - scheduler.now() : 0;
+        if (left <= 0) subscriber.error(new TimeoutError(firstMs));
+        else this.schedule(undefined, timerDelay(left));
+      }, timerDelay(firstMs));
       subscriber.add(timer);
       subscriber.add(
         source.subscribe({

@@ -1,7 +1,7 @@
 import { scope, type } from 'arktype';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InvalidToolSchemaError } from '../../src/core/index.ts';
+import { InvalidToolSchemaError, type StandardSchemaV1 } from '../../src/core/index.ts';
 import { defineTool, ToolRegistry } from '../../src/tools/index.ts';
 
 // `^(a+)+$` against 29 a's and a `!`: a backtracking RegExp tries every way of splitting the a's
@@ -123,6 +123,79 @@ describe('valibot regex() actions run on the linear-time engine', () => {
   });
 });
 
+describe('valibot: lazy schemas and internals rxagent does not know', () => {
+  const pattern = v.pipe(v.string(), v.regex(/(a|a)*c|x/));
+  const jsonSchema = { type: 'object', properties: { y: { type: 'string' } }, required: ['y'] };
+
+  it('lazyAsync: the schema an async getter resolves to runs its patterns linearly', async () => {
+    const schema = v.objectAsync({ y: v.lazyAsync(() => Promise.resolve(pattern)) });
+    const tool = defineTool({
+      name: 'later',
+      description: 'Later.',
+      input: schema,
+      inputJsonSchema: jsonSchema,
+      execute: () => 'ok',
+    });
+    const registry = new ToolRegistry().register(tool);
+    const backtracked = watchBacktracking();
+    expect(await registry.invoke(call('later', { y: matchingHostile }))).toMatchObject({ status: 'ok' });
+    expect((await v.safeParseAsync(schema, { y: 'aab' })).success).toBe(false);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('a pattern RE2 cannot run, returned by a lazy getter, refuses the value: no throw out of safeParse', async () => {
+    const lookahead = v.object({ y: v.pipe(v.string(), v.regex(/^(?=a)\w+$/)) });
+    const plain = v.object({ y: v.string() });
+    const schema = v.object({ pick: v.lazy((input) => (isLookahead(input) ? lookahead : plain)) });
+    const tool = defineTool({
+      name: 'pick',
+      description: 'Picks.',
+      input: schema,
+      inputJsonSchema: { type: 'object', properties: { pick: jsonSchema }, required: ['pick'] },
+      execute: () => 'ok',
+    });
+    const registry = new ToolRegistry().register(tool);
+    // The caller's own use of the schema: an issue, as valibot reports it, never an exception.
+    expect(v.safeParse(schema, { pick: { y: 'look' } }).success).toBe(false);
+    expect(v.safeParse(schema, { pick: { y: 'b' } }).success).toBe(true);
+    expect(await registry.invoke(call('pick', { pick: { y: 'look' } }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(await registry.invoke(call('pick', { pick: { y: 'b' } }))).toMatchObject({ status: 'ok' });
+  });
+
+  it('fails closed on regex actions not shaped as this valibot makes them (a newer valibot)', () => {
+    const define = (action: unknown) => () =>
+      defineTool({
+        name: 'newer',
+        description: 'Newer.',
+        input: v.object({ y: v.pipe(v.string(), action as ReturnType<typeof v.regex>) }),
+        inputJsonSchema: jsonSchema,
+        execute: () => 'ok',
+      });
+    const hidden = /^(a+)+$/;
+    const action = v.regex(hidden);
+    // Its check runs a RegExp of its own, not `this.requirement`.
+    const closure = {
+      ...action,
+      '~run'(dataset: { typed: boolean; value: string }) {
+        if (dataset.typed) hidden.test(dataset.value);
+        return dataset;
+      },
+    };
+    expect(define(closure)).toThrow(InvalidToolSchemaError);
+    // The RegExp kept under another name, or the action of another kind.
+    const { requirement, ...rest } = action;
+    expect(define({ ...rest, pattern: requirement })).toThrow(/valibot version differs/);
+    expect(define({ ...action, kind: 'check' })).toThrow(InvalidToolSchemaError);
+    expect(define(v.email())).not.toThrow();
+  });
+});
+
+function isLookahead(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && (input as { y?: unknown }).y === 'look';
+}
+
 describe('arktype pattern constraints run on the linear-time engine', () => {
   it('a catastrophic pattern on a hostile value is refused by the linear engine, never backtracked', async () => {
     const schema = type({ id: catastrophic, 'tags?': type(/(a|a)*c|x/).array() });
@@ -187,6 +260,81 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
     });
     expect(await registry.invoke(call('lookup', { id: 'aa' }))).toMatchObject({ status: 'ok', result: 'aa' });
     expect(backtracked).toEqual([]);
+  });
+
+  it('a jitless scope using a compiled type: the compiled code is generated again, not left with its literal', async () => {
+    const tags = type(/(a|a)*c|z/).array();
+    const { lookup } = scope({ lookup: { tags } }, { jitless: true }).export();
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 'mixed', description: 'Mixed.', input: lookup, execute: () => 'ok' }),
+    );
+    const value = `${'a'.repeat(60)}z`;
+    const backtracked: string[] = [];
+    const original = RegExp.prototype.test;
+    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
+      if (text !== value) return original.call(this, text);
+      backtracked.push(`${String(this)} on ${text.length} characters`);
+      return true;
+    });
+    expect(await registry.invoke(call('mixed', { tags: [value] }))).toMatchObject({ status: 'ok' });
+    expect(await registry.invoke(call('mixed', { tags: ['aab'] }))).toMatchObject({
+      status: 'invalid_arguments',
+    });
+    expect(backtracked).toEqual([]);
+  });
+
+  it('a type compiled after one of its patterns was made linear, before another was, is compiled again', async () => {
+    // `both` is compiled while only `catastrophic` is linear: its code holds the other pattern's
+    // literal. Making that pattern linear for another tool must not leave `both` running the literal.
+    const backtrackingWhenMatching = /(a|a)*c|y/;
+    defineTool({
+      name: 'first',
+      description: 'First.',
+      input: type({ a: catastrophic }),
+      execute: () => 'ok',
+    });
+    const second = type({ b: backtrackingWhenMatching });
+    const both = type({ a: catastrophic, b: backtrackingWhenMatching });
+    defineTool({ name: 'second', description: 'Second.', input: second, execute: () => 'ok' });
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 'both', description: 'Both.', input: both, execute: () => 'ok' }),
+    );
+    // A value the pattern matches, after exponential backtracking: recorded and answered at once.
+    const value = `${'a'.repeat(60)}y`;
+    const backtracked: string[] = [];
+    const original = RegExp.prototype.test;
+    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
+      if (text !== value) return original.call(this, text);
+      backtracked.push(`${String(this)} on ${text.length} characters`);
+      return true;
+    });
+    expect(await registry.invoke(call('both', { a: 'a', b: value }))).toMatchObject({ status: 'ok' });
+    expect(both.allows({ a: 'a', b: value })).toBe(true);
+    expect(backtracked).toEqual([]);
+  });
+
+  it('fails closed on internals it does not know (a newer arktype): the tool is refused, typed', () => {
+    const define = (input: unknown) => () =>
+      defineTool({
+        name: 'newer',
+        description: 'Newer.',
+        input: input as StandardSchemaV1,
+        execute: () => 'ok',
+      });
+    // A pattern node whose RegExp is not where this arktype keeps it.
+    const moved = type({ id: /^(b+)+$/ });
+    for (const node of (moved as unknown as { references: { kind: string; instance?: unknown }[] })
+      .references) {
+      if (node.kind === 'pattern') Object.defineProperty(node, 'instance', { value: undefined });
+    }
+    expect(define(moved)).toThrow(InvalidToolSchemaError);
+    // Compiled code that is not where this arktype keeps it (so it cannot be generated again).
+    const renamed = type({ id: /^(c+)+$/ });
+    Object.defineProperty(renamed, 'precompilation', { value: undefined });
+    expect(define(renamed)).toThrow(/arktype version differs/);
+    // No node references at all.
+    const standardOnly = { '~standard': type({ id: 'string' })['~standard'] };
+    expect(define(standardOnly)).toThrow(InvalidToolSchemaError);
   });
 
   it('a pattern RE2 cannot run refuses the tool at registration, naming the tool and the pattern', () => {

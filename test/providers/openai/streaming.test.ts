@@ -143,6 +143,13 @@ describe('openai streaming', () => {
     }
   });
 
+  it('a timeoutMs beyond what a platform timer holds (2³¹ ms, 25 days) waits, not 1 ms', async () => {
+    // Node runs a longer setTimeout after 1 ms: the wait for the first byte timed out at once.
+    await servers.start([{ chunks: [fixture('text.sse')], delayMs: 30 }]);
+    const response = await model({ timeoutMs: 2 ** 32 }).complete({ messages: 'hi' });
+    expect(response.text).toBe(GREETING);
+  });
+
   it('sends the mapped body with stream options and a bearer key', async () => {
     const server = await servers.start([{ chunks: [fixture('text.sse')] }]);
     await model().complete({ messages: 'hi', system: 'Be brief.', maxOutputTokens: 64, temperature: 0 });
