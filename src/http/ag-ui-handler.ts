@@ -13,6 +13,7 @@ import { publicError } from './public-error.ts';
 import { readJsonBody } from './read-json-body.ts';
 import { RunRegistry } from './run-registry.ts';
 import { type AgUiEvent, toAgUiEvents } from './to-ag-ui-events.ts';
+import { BodyPacer } from './body-pacer.ts';
 import { toSSEResponse } from './to-sse-response.ts';
 
 /** Options of {@link agUiHandler}. */
@@ -86,9 +87,10 @@ export function agUiHandler(
   const paused = new Map<string, PausedCall>();
   // The results front ends sent for their tools' calls, until the call's `execute` reads them.
   const results = new AgUiFrontendResults({ ttlMs: pauseMs });
-  const sse = (events$: Observable<AgUiEvent>) =>
+  const sse = (events$: Observable<AgUiEvent>, pacer?: BodyPacer) =>
     toSSEResponse(events$, {
       endFrames: false,
+      ...(pacer === undefined ? {} : { pacer }),
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     });
   const refuse = (input: RunAgentInput, code: string, message: string) =>
@@ -210,10 +212,14 @@ export function agUiHandler(
     const started: AgUiEvent[] = [{ type: EventType.RUN_STARTED, threadId, runId }];
     if (input.state !== undefined && input.state !== null)
       started.push({ type: EventType.STATE_SNAPSHOT, snapshot: input.state as Record<string, unknown> });
-    const attached = runs.attach(registryRunId, {
-      ...(lastEventId === undefined ? {} : { lastEventId }),
-      actor,
-    });
+    // A client that does not read stops the run's read (not the run), up to the body's pauseBytes.
+    const pacer = new BodyPacer();
+    const attached = pacer.pace(
+      runs.attach(registryRunId, {
+        ...(lastEventId === undefined ? {} : { lastEventId }),
+        actor,
+      }),
+    );
     const events$ = attached.pipe(
       tap(({ id, event }) => {
         batch.lastEventId = id;
@@ -244,7 +250,7 @@ export function agUiHandler(
         if (!ended) void runs.cancel(registryRunId, { actor });
       }),
     );
-    return sse(concat(of(...started), events$));
+    return sse(concat(of(...started), events$), pacer);
   };
 }
 
