@@ -321,7 +321,13 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
 
     const sessions = redisSessionStore({ url: redisUrl, prefix: `${prefix}session:` });
     const audit = redisAuditStore({ url: redisUrl, stream: `${prefix}audit` });
-    const outcomes = (await audit.list()).filter((r): r is ToolCallOutcomeRecord => r.type === 'outcome');
+    const records = await audit.list();
+    const outcomes = records.filter((r): r is ToolCallOutcomeRecord => r.type === 'outcome');
+    // No orphaned call in the audit either: every call that started has an outcome.
+    const answered = new Set(outcomes.map((r) => r.toolCallId));
+    const startedOnly = records.filter((r) => r.type === 'started' && !answered.has(r.toolCallId));
+    expect(startedOnly.map((r) => r.toolCallId)).toEqual([]);
+    expect(records.some((r) => r.type === 'started')).toBe(true);
     const interruptedInAudit = new Set(
       outcomes.filter((r) => r.status === 'interrupted').map((r) => r.toolCallId),
     );
