@@ -231,7 +231,8 @@ describe('durable runs under chaos: workers SIGKILLed and respawned', () => {
     if (keys.length > 0) await redis.del(...keys);
     blocking.disconnect();
     await redis.quit();
-  });
+    // Room for a respawn still starting (startExample waits up to 30 s) before the kills and deletes.
+  }, 90_000);
 
   it('completes every run: no tool twice, calls in doubt interrupted, no orphan, text once, a parked approval outlives every worker', async () => {
     const base = app.match[0];

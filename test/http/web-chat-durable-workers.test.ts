@@ -26,10 +26,13 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 describe('durableChat: its worker processes', () => {
   const prefix = `web-chat-workers-${randomUUID().slice(0, 8)}:`;
   let chat: ChatBackend | undefined;
+  /** This process's children that durableChat started (not any that were there before). */
+  let before = new Set<number>();
+  const workersNow = async () => (await childrenOf(process.pid)).filter((pid) => !before.has(pid));
 
   afterAll(async () => {
     await chat?.close();
-    for (const pid of await childrenOf(process.pid)) {
+    for (const pid of await workersNow()) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -45,19 +48,20 @@ describe('durableChat: its worker processes', () => {
   it('run the runs of the settings given (not of the environment); close() leaves no worker, even one restarting', async () => {
     // The settings are not in process.env: the workers must get them from durableChat.
     expect(process.env.WEB_CHAT_PREFIX).toBeUndefined();
+    before = new Set(await childrenOf(process.pid));
     chat = durableChat({ redisUrl, prefix, lockMs: 2000, stalledIntervalMs: 1000 });
     const runId = await chat.start('Hello', randomUUID());
     const completed = await until(async () => (await chat!.runs.status(runId)) === 'completed', 60_000);
     expect(completed, 'the run completed on the workers').toBe(true);
 
     // A worker crashes; the chat closes before its replacement is due (500 ms).
-    const workers = await childrenOf(process.pid);
+    const workers = await workersNow();
     expect(workers).toHaveLength(2);
     process.kill(workers[0]!, 'SIGKILL');
     await sleep(50);
     await chat.close();
     chat = undefined;
     await sleep(1500);
-    expect(await childrenOf(process.pid)).toEqual([]);
+    expect(await workersNow()).toEqual([]);
   }, 90_000);
 });
