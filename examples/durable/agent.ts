@@ -3,7 +3,8 @@
  * a durable run treats differently when its worker dies.
  *
  * - `place_order` is not idempotent: placing an order twice charges twice. Each execution is counted
- *   in Redis per tool call id (`<prefix>orders`), outside the worker, so a second execution would show.
+ *   in Redis per tool call id (`<prefix>orders`), outside the worker, so a second execution would show,
+ *   and so is each one that finished (`<prefix>orders:finished`), so one cut short shows too.
  * - `check_stock` is `idempotent: true`: a call in doubt after a crash runs again.
  * - `send_receipt` needs a person's approval: the run parks until someone decides, holding no worker.
  *
@@ -64,6 +65,8 @@ export function shopAgent(deps: ShopDependencies): Agent {
         .rpush(`${prefix}orders:log`, JSON.stringify({ toolCallId, pid: process.pid }))
         .exec();
       await sleep(delayMs, signal);
+      // And its end: a call counted but not finished was cut short (its outcome never recorded).
+      await redis.hincrby(`${prefix}orders:finished`, toolCallId, 1);
       return { orderId: `order-${toolCallId}`, item, quantity };
     },
   });

@@ -69,17 +69,34 @@ export function openDurableChat(settings: DurableChatSettings) {
 export function durableChat(settings: DurableChatSettings, workers = 2): ChatBackend {
   const { runs, sessions, close } = openDurableChat(settings);
   const script = fileURLToPath(new URL('./durable-worker.ts', import.meta.url));
+  // The workers read their settings from their environment: these settings, not this process's.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    REDIS_URL: settings.redisUrl,
+    WEB_CHAT_PREFIX: settings.prefix,
+    RUN_LOCK_MS: settings.lockMs === undefined ? '' : String(settings.lockMs),
+    RUN_STALLED_MS: settings.stalledIntervalMs === undefined ? '' : String(settings.stalledIntervalMs),
+  };
   const children = new Set<ChildProcess>();
   let closing = false;
+  let restart: NodeJS.Timeout | undefined;
   const startWorker = (): void => {
-    const child = spawn(process.execPath, [...process.execArgv, script], { stdio: 'inherit' });
+    if (closing) return;
+    const child = spawn(process.execPath, [...process.execArgv, script], { stdio: 'inherit', env });
     children.add(child);
     child.once('exit', () => {
       children.delete(child);
       // A worker that died (a crash, a kill) is started again; its runs went on elsewhere meanwhile.
-      if (!closing) setTimeout(startWorker, 500);
+      if (!closing) restart = setTimeout(startWorker, 500);
     });
   };
+  /** SIGTERM (a worker hands its runs back), then SIGKILL if it has not exited within 10 s. */
+  const stopWorker = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => (clearTimeout(timer), resolve()));
+      child.kill('SIGTERM');
+    });
   for (let i = 0; i < workers; i++) startWorker();
   return {
     runs,
@@ -89,12 +106,8 @@ export function durableChat(settings: DurableChatSettings, workers = 2): ChatBac
     check: (runId, options) => runs.check(runId, options),
     close: async () => {
       closing = true;
-      await Promise.all(
-        [...children].map(
-          (child) =>
-            new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))),
-        ),
-      );
+      clearTimeout(restart);
+      await Promise.all([...children].map(stopWorker));
       await close();
     },
   };

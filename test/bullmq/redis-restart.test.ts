@@ -87,7 +87,8 @@ describe.skipIf(!redisServerPath)('durable runs across a Redis restart', () => {
           ],
           delayMs: 40,
         }
-      : { text: pieces(finalText(n)), delayMs: 40 };
+      : // Slow enough (about 1.5 s) that Redis goes away while it streams.
+        { text: pieces(finalText(n)), delayMs: 100 };
   };
 
   beforeAll(async () => {
@@ -140,8 +141,21 @@ describe.skipIf(!redisServerPath)('durable runs across a Redis restart', () => {
         return { runId, watched };
       }),
     );
-    await sleep(1200);
+    // Redis dies mid-run, asserted: once every run has placed its order (past its first checkpoint,
+    // its tool or its last reply under way) and before any has completed.
+    const probe = new Redis(port, '127.0.0.1');
+    const placedBy = Date.now() + 30_000;
+    while ((await probe.hlen('restart:orders')) < RUNS && Date.now() < placedBy) await sleep(50);
+    await probe.quit();
+    const beforeKill = await Promise.all(
+      runs.map((run) =>
+        fetch(`${base}/api/runs/${run.runId}/status`).then(
+          async (answer) => ((await answer.json()) as { status?: string }).status,
+        ),
+      ),
+    );
     redisServer.kill('SIGKILL');
+    expect(beforeKill, 'every run under way when Redis died').toEqual(runs.map(() => 'running'));
     await once(redisServer, 'exit');
     await sleep(1000);
     await startRedis();

@@ -63,8 +63,13 @@ describe.skipIf(!existsSync(chromiumPath))('npm run web -- --durable in Chromium
   afterAll(async () => {
     await browser?.close();
     const workers = chat ? await childrenOf(chat.child.pid!) : [];
-    chat?.child.kill('SIGTERM');
-    await new Promise((resolve) => (chat ? chat.child.once('exit', resolve) : resolve(undefined)));
+    // The chat stops its workers on SIGTERM; waited for at most 15 s (never, if it had exited).
+    if (chat && chat.child.exitCode === null && chat.child.signalCode === null) {
+      const exited = new Promise((resolve) => chat.child.once('exit', resolve));
+      chat.child.kill('SIGTERM');
+      await Promise.race([exited, sleep(15_000)]);
+      chat.child.kill('SIGKILL');
+    }
     for (const pid of workers) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -77,7 +82,7 @@ describe.skipIf(!existsSync(chromiumPath))('npm run web -- --durable in Chromium
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
-  });
+  }, 60_000);
 
   it('runs on two worker processes; the worker holding the reply is killed mid-way and the reply finishes, its text once', async () => {
     const port = Number(new URL(openai.url).port);
