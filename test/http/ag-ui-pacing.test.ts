@@ -6,7 +6,7 @@ import { tap } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/index.ts';
 import { agUiHandler } from '../../src/ag-ui/index.ts';
-import { memoryRunEventStore, RunRegistry } from '../../src/http/index.ts';
+import { memoryRunEventStore, RunRegistry, type SequencedEvent } from '../../src/http/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
 import { type Listening, listen, until } from './support/listen.ts';
 
@@ -15,7 +15,7 @@ class CountingRegistry extends RunRegistry {
   read = 0;
   override attach(...args: Parameters<RunRegistry['attach']>): ReturnType<RunRegistry['attach']> {
     const inner = super.attach(...args);
-    const count = tap(() => (this.read += 1));
+    const count = tap<SequencedEvent>(() => (this.read += 1));
     return Object.assign(inner.pipe(count), {
       resumeAfter: (lastEventId: string) => inner.resumeAfter(lastEventId).pipe(count),
       ...(inner.watching ? { watching: inner.watching } : {}),

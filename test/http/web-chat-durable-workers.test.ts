@@ -50,7 +50,7 @@ describe('durableChat: its worker processes', () => {
     expect(process.env.WEB_CHAT_PREFIX).toBeUndefined();
     before = new Set(await childrenOf(process.pid));
     chat = durableChat({ redisUrl, prefix, lockMs: 2000, stalledIntervalMs: 1000 });
-    const runId = await chat.start('Hello', randomUUID());
+    const runId = await chat.start('Hello', randomUUID(), { id: 'alice' });
     const completed = await until(async () => (await chat!.runs.status(runId)) === 'completed', 60_000);
     expect(completed, 'the run completed on the workers').toBe(true);
 
