@@ -1,0 +1,77 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, ToolRegistry } from '../../src/index.ts';
+import { serveMcp } from '../../src/mcp/index.ts';
+import { lineLimiter } from '../../src/mcp/line-limiter.ts';
+
+/** serveMcp over in-memory stdio; `next()` waits (bounded) for the next message it writes. */
+async function served(maxMessageBytes: number) {
+  const tools = new ToolRegistry();
+  tools.register(
+    defineTool({
+      name: 'echo',
+      description: 'Echoes.',
+      input: z.object({ text: z.string() }),
+      execute: ({ text }) => ({ text }),
+    }),
+  );
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const queue: unknown[] = [];
+  let text = '';
+  stdout.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n')) {
+      queue.push(JSON.parse(text.slice(0, nl)));
+      text = text.slice(nl + 1);
+    }
+  });
+  const server = await serveMcp(tools, {
+    name: 't',
+    version: '1',
+    transport: 'stdio',
+    stdin,
+    stdout,
+    maxMessageBytes,
+  });
+  const next = async (ms = 5_000): Promise<unknown> => {
+    const until = Date.now() + ms;
+    while (queue.length === 0) {
+      if (Date.now() > until) throw new Error('no message in time');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return queue.shift();
+  };
+  const line = (message: object) => `${JSON.stringify(message)}\n`;
+  const initialize = line({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+  });
+  stdin.write(initialize);
+  expect(await next()).toMatchObject({ id: 0, result: {} });
+  stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  const call = (id: number, pad: string) =>
+    line({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: pad } } });
+  return { stdin, next, call, close: () => server.close() };
+}
+
+describe('serveMcp over stdio with a small maxMessageBytes, a hostile or busy peer', () => {
+  it('serves several lines within the limit that arrive in one chunk longer than the limit', async () => {
+    const { stdin, next, call, close } = await served(1_000);
+    try {
+      // Two 600-byte calls written at once (a client pipelining, or one pipe read): each is
+      // within the limit, together they are not.
+      const pad = 'p'.repeat(500);
+      stdin.write(call(1, pad) + call(2, pad));
+      expect(await next()).toMatchObject({ id: 1, result: { structuredContent: { text: pad } } });
+      expect(await next()).toMatchObject({ id: 2, result: { structuredContent: { text: pad } } });
+      stdin.write(call(3, 'after'));
+      expect(await next()).toMatchObject({ id: 3, result: { structuredContent: { text: 'after' } } });
+    } finally {
+      await close();
+    }
+  });
+});
