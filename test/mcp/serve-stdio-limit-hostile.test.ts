@@ -1,4 +1,6 @@
 import { PassThrough } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, ToolRegistry } from '../../src/index.ts';
@@ -73,5 +75,33 @@ describe('serveMcp over stdio with a small maxMessageBytes, a hostile or busy pe
     } finally {
       await close();
     }
+  });
+});
+
+/** A full garbage collection (so what is measured is what is held). */
+function collect(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+describe('lineLimiter, a peer that writes one byte at a time', () => {
+  it('holds a line within the limit in about its own bytes, not a Buffer per byte', () => {
+    const limit = 2 * 1024 * 1024;
+    const accepted: number[] = [];
+    const feed = lineLimiter(
+      limit,
+      (lines) => accepted.push(lines.length),
+      () => undefined,
+    );
+    collect();
+    const before = process.memoryUsage();
+    for (let i = 0; i < limit; i++) feed(Buffer.alloc(1, 120));
+    collect();
+    const after = process.memoryUsage();
+    const held = after.heapUsed - before.heapUsed + (after.arrayBuffers - before.arrayBuffers);
+    // 2 MiB of line; a Buffer object per byte held some 450 MB.
+    expect(held).toBeLessThan(8 * limit);
+    feed(Buffer.from('\n'));
+    expect(accepted).toEqual([limit + 1]);
   });
 });
