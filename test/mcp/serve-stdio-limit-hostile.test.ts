@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineTool, ToolRegistry } from '../../src/index.ts';
 import { serveMcp } from '../../src/mcp/index.ts';
 import { lineLimiter } from '../../src/mcp/line-limiter.ts';
+import { refusedMessageId } from '../../src/mcp/refused-message-id.ts';
 
 /** serveMcp over in-memory stdio; `next()` waits (bounded) for the next message it writes. */
 async function served(maxMessageBytes: number) {
@@ -103,5 +104,13 @@ describe('lineLimiter, a peer that writes one byte at a time', () => {
     expect(held).toBeLessThan(8 * limit);
     feed(Buffer.from('\n'));
     expect(accepted).toEqual([limit + 1]);
+  });
+});
+
+describe('refusedMessageId, an id at each end of a line', () => {
+  it('is the id JSON.parse reads (the last), not the first', () => {
+    const text = `{"jsonrpc":"2.0","id":1,"method":"m","params":{"p":"${'x'.repeat(100)}"},"id":2}`;
+    expect((JSON.parse(text) as { id: number }).id).toBe(2);
+    expect(refusedMessageId({ bytes: text.length, head: text.slice(0, 40), tail: text.slice(-40) })).toBe(2);
   });
 });
