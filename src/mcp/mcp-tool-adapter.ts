@@ -48,8 +48,11 @@ function settle(tool: string, structured: boolean) {
 const blocksOf = new WeakMap<object, McpToolResult>();
 
 function forModel(result: unknown): McpToolResult {
-  if (isRecord(result) && !Array.isArray(result.content))
-    return blocksOf.get(result) ?? { content: [], structuredContent: result };
+  // The structured result first: its own members (a `content` array of strings, say) are data,
+  // never blocks to read as the model's content.
+  const blocks = isRecord(result) ? blocksOf.get(result) : undefined;
+  if (blocks) return blocks;
+  if (isRecord(result) && !Array.isArray(result.content)) return { content: [], structuredContent: result };
   return result as McpToolResult;
 }
 
