@@ -146,16 +146,15 @@ export class McpHttpEndpoint {
 
   /** Everything decided before the body is read: route, metadata, Host and Origin, authentication. */
   async #admit(request: Request): Promise<Response | Admitted> {
-    const { pathname } = new URL(request.url);
-    if (this.#auth && isResourceMetadataPath(pathname, this.path))
-      return resourceMetadataResponse(this.#auth, request, this.path);
-    if (pathname !== this.path) return jsonErrorResponse(404, -32000, 'Not found');
+    const { pathname, host: urlHost } = new URL(request.url);
+    const metadata = this.#auth !== undefined && isResourceMetadataPath(pathname, this.path);
+    if (!metadata && pathname !== this.path) return jsonErrorResponse(404, -32000, 'Not found');
     // A fetch runtime may leave `Host` out of the headers; its URL was built from it.
-    const host = validateHostHeader(
-      request.headers.get('host') ?? new URL(request.url).host,
-      this.#allowedHosts,
-    );
+    const host = validateHostHeader(request.headers.get('host') ?? urlHost, this.#allowedHosts);
     if (!host.ok) return jsonErrorResponse(403, -32000, host.message);
+    // The metadata names the resource by the Host it was reached at (without `auth.resource`): only
+    // an allowed one. It is for any origin (browsers read it cross-origin), so no Origin check.
+    if (metadata && this.#auth) return resourceMetadataResponse(this.#auth, request, this.path);
     const refused = originValidationResponse(request, this.#allowedOrigins);
     if (refused) return refused;
     if (!this.#auth) return { authInfo: undefined };

@@ -1,0 +1,58 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpHttpHandler, type McpHttpEndpoint, serveMcp, type McpServerHandle } from '../../src/mcp/index.ts';
+import { servedRegistry } from './served-registry.ts';
+
+const auth = {
+  authenticate: ({ bearerToken }: { bearerToken?: string | undefined }) =>
+    bearerToken === 'good' ? { id: 'u1' } : null,
+  authorizationServers: ['https://auth.example.com'],
+};
+
+/** A raw HTTP/1.1 request with a Host header of our choosing (fetch will not forge one). */
+function rawGet(url: URL, path: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, method: 'GET', headers: { host } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the HTTP endpoint, both faces, against a hostile client', () => {
+  let server: McpServerHandle;
+  let endpoint: McpHttpEndpoint;
+  beforeAll(async () => {
+    server = await serveMcp(servedRegistry().registry, { name: 'p', version: '1', http: { port: 0 }, auth });
+    endpoint = mcpHttpHandler(servedRegistry().registry, { name: 'p', version: '1', auth });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await endpoint?.close();
+  });
+
+  it('the protected-resource metadata is behind the Host check: no resource URL from a forged Host', async () => {
+    const url = new URL(server.url as string);
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+    ]) {
+      const node = await rawGet(url, path, 'evil.example');
+      expect(node.status).toBe(403);
+      expect(node.body).not.toContain('evil.example/mcp');
+      const web = await endpoint.fetch(new Request(`http://evil.example${path}`));
+      expect(web.status).toBe(403);
+      const good = await rawGet(url, path, url.host);
+      expect(good.status).toBe(200);
+      expect(JSON.parse(good.body)).toMatchObject({ resource: `${url.origin}/mcp` });
+    }
+  });
+});
