@@ -7,12 +7,14 @@ import type { JsonBody } from '../http/read-json-body.ts';
  * parses it as JSON (an empty body is `invalid`). A `Content-Length` over the limit is refused before anything is read; a body that
  * grows past it stops being read (the caller answers 413 and closes the connection).
  */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function readNodeJsonBody(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<JsonBody> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) return { kind: 'too-large', maxBytes: limit };
   // Read by events, not `for await`: leaving that loop early destroys the socket, and with it the
   // 413 the caller still has to send.
-  const text = await new Promise<string | undefined>((resolve, reject) => {
+  const bytes = await new Promise<Buffer | undefined>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -21,12 +23,14 @@ export async function readNodeJsonBody(req: IncomingMessage, limit = 4 * 1024 * 
       req.off('data', onData).off('end', onEnd).pause();
       resolve(undefined);
     };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    const onEnd = () => resolve(Buffer.concat(chunks));
     req.on('data', onData).once('end', onEnd).once('error', reject);
   });
-  if (text === undefined) return { kind: 'too-large', maxBytes: limit };
+  if (bytes === undefined) return { kind: 'too-large', maxBytes: limit };
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
+    // Not UTF-8 is not JSON (RFC 8259), as the fetch face's `readJsonBody` reads it: never a
+    // replacement character standing in for bytes the client sent.
+    return { kind: 'json', value: JSON.parse(UTF8.decode(bytes)) as unknown };
   } catch {
     return { kind: 'invalid' };
   }

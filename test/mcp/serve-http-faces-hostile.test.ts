@@ -10,6 +10,28 @@ const auth = {
 };
 
 /** A raw HTTP/1.1 request with a Host header of our choosing (fetch will not forge one). */
+function rawRequest(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method, headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 function rawGet(url: URL, path: string, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -54,5 +76,32 @@ describe('the HTTP endpoint, both faces, against a hostile client', () => {
       expect(good.status).toBe(200);
       expect(JSON.parse(good.body)).toMatchObject({ resource: `${url.origin}/mcp` });
     }
+  });
+
+  it('a body that is not UTF-8 is a parse error on both faces, not JSON with replacement characters', async () => {
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'c\u00ff', version: '1' },
+      },
+    });
+    // A lone 0xFF byte inside a string: valid-looking JSON, invalid UTF-8.
+    const body = Buffer.from(init.replace('\\u00ff', '\xff'), 'latin1');
+    expect(body.includes(0xff)).toBe(true);
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: 'Bearer good',
+    };
+    const url = new URL(server.url as string);
+    const node = await rawRequest(url, 'POST', { ...headers, host: url.host }, body);
+    const web = await endpoint.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }));
+    expect([node.status, web.status]).toEqual([400, 400]);
+    expect(JSON.parse(node.body)).toMatchObject({ error: { code: -32700 } });
+    expect(await web.json()).toMatchObject({ error: { code: -32700 } });
   });
 });
