@@ -40,6 +40,11 @@ export interface McpHttpServeOptions extends LegacySessionLimits {
   allowedHosts?: readonly string[];
   /** The largest request body; a larger one is answered 413 and its connection closed. @default 4 MiB */
   maxBodyBytes?: number;
+  /**
+   * The longest a request body may take to arrive; a slower one (a client that sends a byte now and
+   * then) is answered 408 and its connection closed. @default 30_000
+   */
+  bodyTimeoutMs?: number;
 }
 
 /** What the endpoint is built from. */
@@ -70,6 +75,7 @@ export class McpHttpEndpoint {
   /** The path it serves. */
   readonly path: string;
   readonly #maxBodyBytes: number;
+  readonly #bodyTimeoutMs: number;
   readonly #allowedHosts: string[];
   readonly #allowedOrigins: string[];
   readonly #auth: McpServeAuth | undefined;
@@ -79,6 +85,7 @@ export class McpHttpEndpoint {
     this.#sessions = new LegacySessions(() => factory('legacy'), options);
     this.path = options.path ?? '/mcp';
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.#auth = auth;
     this.#onError = onError;
     this.#allowedHosts = options.allowedHosts ? [...options.allowedHosts] : localhostAllowedHostnames();
@@ -96,7 +103,10 @@ export class McpHttpEndpoint {
     try {
       const admitted = await this.#admit(request);
       if (admitted instanceof Response) return admitted;
-      const body = request.method === 'POST' ? await readJsonBody(request, this.#maxBodyBytes) : undefined;
+      const body =
+        request.method === 'POST'
+          ? await readJsonBody(request, this.#maxBodyBytes, this.#bodyTimeoutMs)
+          : undefined;
       return (body && this.#refused(body)) ?? (await this.#dispatch(request, body, admitted.authInfo));
     } catch (error) {
       this.#report(error);
@@ -127,7 +137,10 @@ export class McpHttpEndpoint {
     if (next && !this.#serves(new URL(head.url).pathname)) return next();
     const admitted = await this.#admit(head);
     if (admitted instanceof Response) return writeNodeResponse(res, admitted);
-    const body = req.method === 'POST' ? await readNodeJsonBody(req, this.#maxBodyBytes) : undefined;
+    const body =
+      req.method === 'POST'
+        ? await readNodeJsonBody(req, this.#maxBodyBytes, this.#bodyTimeoutMs)
+        : undefined;
     // The rest of an over-limit body is never read: its 413 closes the connection.
     const refused = body && this.#refused(body);
     if (refused) return writeNodeResponse(res, refused);
@@ -170,6 +183,10 @@ export class McpHttpEndpoint {
     if (body.kind === 'too-large') {
       const message = `The request body is over ${body.maxBytes} bytes`;
       return jsonErrorResponse(413, -32600, message, { connection: 'close' });
+    }
+    if (body.kind === 'too-slow') {
+      const message = `The request body took longer than ${body.timeoutMs} ms to arrive`;
+      return jsonErrorResponse(408, -32600, message, { connection: 'close' });
     }
     if (body.kind === 'invalid') return jsonErrorResponse(400, -32700, 'Parse error: the body is not JSON');
     // JSON-RPC batches left MCP in 2025-06-18; neither era takes them.

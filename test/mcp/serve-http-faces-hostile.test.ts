@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHttpHandler, type McpHttpEndpoint, serveMcp, type McpServerHandle } from '../../src/mcp/index.ts';
 import { servedRegistry } from './served-registry.ts';
@@ -103,5 +104,51 @@ describe('the HTTP endpoint, both faces, against a hostile client', () => {
     expect([node.status, web.status]).toEqual([400, 400]);
     expect(JSON.parse(node.body)).toMatchObject({ error: { code: -32700 } });
     expect(await web.json()).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('a body that never finishes arriving (slowloris) is 408 after bodyTimeoutMs, on both faces', async () => {
+    const slow = { name: 'p', version: '1', http: { port: 0, bodyTimeoutMs: 300 } };
+    const nodeServer = await serveMcp(servedRegistry().registry, slow);
+    const web = mcpHttpHandler(servedRegistry().registry, slow);
+    try {
+      // The fetch face, handed a body stream that stalls after a few bytes, as a runtime would.
+      let cancelled = false;
+      const stalled = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(new TextEncoder().encode('{"jsonrpc":')),
+        cancel: () => void (cancelled = true),
+      });
+      const started = Date.now();
+      const answer = await web.fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: stalled,
+          duplex: 'half',
+        } as RequestInit),
+      );
+      expect(answer.status).toBe(408);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(cancelled).toBe(true);
+      // The Node face: a raw client that declares 100 bytes and sends 11.
+      const url = new URL(nodeServer.url as string);
+      const socket = connect(Number(url.port), url.hostname);
+      const reply = new Promise<string>((resolve) => {
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('close', () => resolve(text));
+      });
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+          'Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc":',
+      );
+      const timeout = setTimeout(() => socket.destroy(), 10_000);
+      const text = await reply;
+      clearTimeout(timeout);
+      expect(text).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await nodeServer.close();
+      await web.close();
+    }
   });
 });
