@@ -23,4 +23,16 @@ describe('a server that answers a call with a result the client cannot accept', 
     const after = await local.invoke({ id: '2', name: 'after', arguments: {} });
     expect(after).toMatchObject({ status: 'ok', content: 'still here' });
   });
+
+  it('an output schema no validator compiles costs the tool its checked result, not the registry', async () => {
+    // Registering every tool of the server (as an Agent's `tools` does) threw on this one.
+    const local = new ToolRegistry();
+    for (const tool of client.tools()) local.register(tool);
+    expect(local.get('badschema')?.outputSchema).toBeUndefined();
+    expect(local.get('after')).toBeDefined();
+    // The SDK client refuses to call a tool whose output schema it cannot compile: a typed error.
+    const outcome = await local.invoke({ id: '3', name: 'badschema', arguments: {} });
+    expect(outcome.status).toBe('error');
+    expect(outcome.error?.message).toMatch(/invalid outputSchema/);
+  });
 });
