@@ -114,3 +114,26 @@ describe('refusedMessageId, an id at each end of a line', () => {
     expect(refusedMessageId({ bytes: text.length, head: text.slice(0, 40), tail: text.slice(-40) })).toBe(2);
   });
 });
+
+describe('lineLimiter at the limit exactly', () => {
+  it('passes a line of exactly limit bytes and refuses one byte more, however the chunks fall', () => {
+    const limit = 10;
+    const at = `${'a'.repeat(limit)}\n`;
+    const over = `${'b'.repeat(limit + 1)}\n`;
+    // A multi-byte character cut by the limit and by the chunks: the line's bytes are counted.
+    const euro = `${'c'.repeat(limit - 2)}€\n`;
+    const input = Buffer.from(at + over + at + euro);
+    for (let size = 1; size <= input.length; size++) {
+      const accepted: Buffer[] = [];
+      const refused: number[] = [];
+      const feed = lineLimiter(
+        limit,
+        (lines) => accepted.push(Buffer.from(lines)),
+        (line) => refused.push(line.bytes),
+      );
+      for (let from = 0; from < input.length; from += size) feed(input.subarray(from, from + size));
+      expect(Buffer.concat(accepted).toString()).toBe(at + at);
+      expect(refused).toEqual([limit + 1, limit + 1]);
+    }
+  });
+});
