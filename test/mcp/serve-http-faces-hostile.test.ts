@@ -151,4 +151,32 @@ describe('the HTTP endpoint, both faces, against a hostile client', () => {
       await web.close();
     }
   });
+
+  it('maxSessions holds against initialize requests that arrive together', async () => {
+    const capped = mcpHttpHandler(servedRegistry().registry, {
+      name: 'p',
+      version: '1',
+      http: { maxSessions: 3 },
+    });
+    try {
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          capped.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: init })),
+        ),
+      );
+      for (const answer of answers) await answer.body?.cancel();
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 503)).toHaveLength(17);
+    } finally {
+      await capped.close();
+    }
+  });
 });
