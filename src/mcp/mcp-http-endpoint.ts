@@ -13,6 +13,7 @@ import {
   validateHostHeader,
 } from '@modelcontextprotocol/server';
 import { type JsonBody, readJsonBody } from '../http/read-json-body.ts';
+import { nodeStreamedResponse } from './node-streamed-response.ts';
 import { jsonErrorResponse, requestView } from './http-request-view.ts';
 import { LegacySessions, type LegacySessionLimits } from './legacy-sessions.ts';
 import { type McpListNotifier, listNotifier } from './list-notifier.ts';
@@ -146,7 +147,8 @@ export class McpHttpEndpoint {
     if (refused) return writeNodeResponse(res, refused);
     if (admitted.authInfo) req.auth = admitted.authInfo;
     const parsed = body?.kind === 'json' ? body.value : undefined;
-    const dispatch = (request: Request) => this.#dispatch(request, body, admitted.authInfo);
+    const dispatch = async (request: Request) =>
+      nodeStreamedResponse(await this.#dispatch(request, body, admitted.authInfo), res);
     const write = toNodeHandler({ fetch: dispatch }, { onerror: (error) => this.#report(error) });
     await write(req as NodeIncomingMessageLike, res, parsed);
   }

@@ -179,4 +179,68 @@ describe('the HTTP endpoint, both faces, against a hostile client', () => {
       await capped.close();
     }
   });
+
+  it("a session's GET stream answers its headers at once and ends when its client goes away (Node face)", async () => {
+    const open = await serveMcp(servedRegistry().registry, { name: 'p', version: '1', http: { port: 0 } });
+    try {
+      const url = new URL(open.url as string);
+      const headers = {
+        host: url.host,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      });
+      const session = await new Promise<string>((resolve, reject) => {
+        const req = httpRequest(
+          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.headers['mcp-session-id'] as string));
+          },
+        );
+        req.on('error', reject);
+        req.end(init);
+      });
+      const inSession = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const openStream = () =>
+        new Promise<{ status: number; close: () => void }>((resolve, reject) => {
+          const req = httpRequest(
+            { host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers: inSession },
+            (res) => {
+              res.resume();
+              resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+            },
+          );
+          req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+          req.on('error', (error) => (error.message === 'socket hang up' ? undefined : reject(error)));
+          req.end();
+        });
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest(
+          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: inSession },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve());
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      });
+      const first = await openStream();
+      expect(first.status).toBe(200);
+      first.close();
+      // The SDK client reconnects after about a second; the keep-alive comes every 15 s.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = await openStream();
+      expect(second.status).toBe(200);
+      second.close();
+    } finally {
+      await open.close();
+    }
+  });
 });
