@@ -7,7 +7,10 @@ import { defineTool, ToolRegistry } from '../../src/tools/index.ts';
 /** What a careless host returns: an instance of its own class, not a plain object. */
 class Point {
   readonly #label = 'p';
-  constructor(readonly x: number) {}
+  readonly x: number;
+  constructor(x: number) {
+    this.x = x;
+  }
   get label(): string {
     return this.#label;
   }
