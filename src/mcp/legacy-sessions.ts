@@ -40,6 +40,8 @@ export class LegacySessions {
   readonly #max: number;
   readonly #eventStore: EventStoreLimits;
   readonly #sweeper: ReturnType<typeof setInterval>;
+  /** Initialize requests being answered: sessions about to be. */
+  #opening = 0;
 
   constructor(factory: () => McpServer, limits: LegacySessionLimits = {}) {
     this.#factory = factory;
@@ -69,11 +71,18 @@ export class LegacySessions {
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonErrorResponse(400, -32000, 'Bad Request: an Mcp-Session-Id header is required');
     }
-    if (this.#sessions.size >= this.#max) {
+    // Sessions still opening count too: they join the map only once their initialize is answered,
+    // and initialize requests that arrive together would otherwise all pass the check.
+    if (this.#sessions.size + this.#opening >= this.#max) {
       return jsonErrorResponse(503, -32000, 'Too many sessions; try again later', { 'retry-after': '30' });
     }
-    const session = await this.#open(owner);
-    return this.#serve(session, () => session.transport.handleRequest(request, options));
+    this.#opening++;
+    try {
+      const session = await this.#open(owner);
+      return await this.#serve(session, () => session.transport.handleRequest(request, options));
+    } finally {
+      this.#opening--;
+    }
   }
 
   /** Closes every session and stops expiring them. */

@@ -20,8 +20,11 @@ export class LimitedStdioServerTransport extends StdioServerTransport {
     maxMessageBytes = STDIO_MAX_MESSAGE_BYTES,
     onError: (error: Error) => void = () => undefined,
   ) {
-    // The SDK's buffer only ever sees whole lines within the limit (plus their newline).
-    super(stdin, stdout, { maxBufferSize: maxMessageBytes + 1 });
+    // The SDK's buffer only ever sees whole lines within the limit, each with its newline, and
+    // parses them all at once: the limiter is the bound. One chunk may carry several such lines
+    // (a client that pipelines, one pipe read), longer together than one message may be, so the
+    // SDK's own limit (which closes the transport) must not apply to what is handed over.
+    super(stdin, stdout, { maxBufferSize: Number.POSITIVE_INFINITY });
     const deliver = this._ondata;
     this._ondata = lineLimiter(maxMessageBytes, deliver, (line) => {
       const id = refusedMessageId(line);

@@ -13,6 +13,7 @@ import {
   validateHostHeader,
 } from '@modelcontextprotocol/server';
 import { type JsonBody, readJsonBody } from '../http/read-json-body.ts';
+import { nodeStreamedResponse } from './node-streamed-response.ts';
 import { jsonErrorResponse, requestView } from './http-request-view.ts';
 import { LegacySessions, type LegacySessionLimits } from './legacy-sessions.ts';
 import { type McpListNotifier, listNotifier } from './list-notifier.ts';
@@ -40,6 +41,11 @@ export interface McpHttpServeOptions extends LegacySessionLimits {
   allowedHosts?: readonly string[];
   /** The largest request body; a larger one is answered 413 and its connection closed. @default 4 MiB */
   maxBodyBytes?: number;
+  /**
+   * The longest a request body may take to arrive; a slower one (a client that sends a byte now and
+   * then) is answered 408 and its connection closed. @default 30_000
+   */
+  bodyTimeoutMs?: number;
 }
 
 /** What the endpoint is built from. */
@@ -70,6 +76,7 @@ export class McpHttpEndpoint {
   /** The path it serves. */
   readonly path: string;
   readonly #maxBodyBytes: number;
+  readonly #bodyTimeoutMs: number;
   readonly #allowedHosts: string[];
   readonly #allowedOrigins: string[];
   readonly #auth: McpServeAuth | undefined;
@@ -79,6 +86,7 @@ export class McpHttpEndpoint {
     this.#sessions = new LegacySessions(() => factory('legacy'), options);
     this.path = options.path ?? '/mcp';
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.#auth = auth;
     this.#onError = onError;
     this.#allowedHosts = options.allowedHosts ? [...options.allowedHosts] : localhostAllowedHostnames();
@@ -96,7 +104,10 @@ export class McpHttpEndpoint {
     try {
       const admitted = await this.#admit(request);
       if (admitted instanceof Response) return admitted;
-      const body = request.method === 'POST' ? await readJsonBody(request, this.#maxBodyBytes) : undefined;
+      const body =
+        request.method === 'POST'
+          ? await readJsonBody(request, this.#maxBodyBytes, this.#bodyTimeoutMs)
+          : undefined;
       return (body && this.#refused(body)) ?? (await this.#dispatch(request, body, admitted.authInfo));
     } catch (error) {
       this.#report(error);
@@ -127,13 +138,17 @@ export class McpHttpEndpoint {
     if (next && !this.#serves(new URL(head.url).pathname)) return next();
     const admitted = await this.#admit(head);
     if (admitted instanceof Response) return writeNodeResponse(res, admitted);
-    const body = req.method === 'POST' ? await readNodeJsonBody(req, this.#maxBodyBytes) : undefined;
+    const body =
+      req.method === 'POST'
+        ? await readNodeJsonBody(req, this.#maxBodyBytes, this.#bodyTimeoutMs)
+        : undefined;
     // The rest of an over-limit body is never read: its 413 closes the connection.
     const refused = body && this.#refused(body);
     if (refused) return writeNodeResponse(res, refused);
     if (admitted.authInfo) req.auth = admitted.authInfo;
     const parsed = body?.kind === 'json' ? body.value : undefined;
-    const dispatch = (request: Request) => this.#dispatch(request, body, admitted.authInfo);
+    const dispatch = async (request: Request) =>
+      nodeStreamedResponse(await this.#dispatch(request, body, admitted.authInfo), res);
     const write = toNodeHandler({ fetch: dispatch }, { onerror: (error) => this.#report(error) });
     await write(req as NodeIncomingMessageLike, res, parsed);
   }
@@ -146,16 +161,15 @@ export class McpHttpEndpoint {
 
   /** Everything decided before the body is read: route, metadata, Host and Origin, authentication. */
   async #admit(request: Request): Promise<Response | Admitted> {
-    const { pathname } = new URL(request.url);
-    if (this.#auth && isResourceMetadataPath(pathname, this.path))
-      return resourceMetadataResponse(this.#auth, request, this.path);
-    if (pathname !== this.path) return jsonErrorResponse(404, -32000, 'Not found');
+    const { pathname, host: urlHost } = new URL(request.url);
+    const metadata = this.#auth !== undefined && isResourceMetadataPath(pathname, this.path);
+    if (!metadata && pathname !== this.path) return jsonErrorResponse(404, -32000, 'Not found');
     // A fetch runtime may leave `Host` out of the headers; its URL was built from it.
-    const host = validateHostHeader(
-      request.headers.get('host') ?? new URL(request.url).host,
-      this.#allowedHosts,
-    );
+    const host = validateHostHeader(request.headers.get('host') ?? urlHost, this.#allowedHosts);
     if (!host.ok) return jsonErrorResponse(403, -32000, host.message);
+    // The metadata names the resource by the Host it was reached at (without `auth.resource`): only
+    // an allowed one. It is for any origin (browsers read it cross-origin), so no Origin check.
+    if (metadata && this.#auth) return resourceMetadataResponse(this.#auth, request, this.path);
     const refused = originValidationResponse(request, this.#allowedOrigins);
     if (refused) return refused;
     if (!this.#auth) return { authInfo: undefined };
@@ -171,6 +185,10 @@ export class McpHttpEndpoint {
     if (body.kind === 'too-large') {
       const message = `The request body is over ${body.maxBytes} bytes`;
       return jsonErrorResponse(413, -32600, message, { connection: 'close' });
+    }
+    if (body.kind === 'too-slow') {
+      const message = `The request body took longer than ${body.timeoutMs} ms to arrive`;
+      return jsonErrorResponse(408, -32600, message, { connection: 'close' });
     }
     if (body.kind === 'invalid') return jsonErrorResponse(400, -32700, 'Parse error: the body is not JSON');
     // JSON-RPC batches left MCP in 2025-06-18; neither era takes them.

@@ -1,7 +1,9 @@
 import { catchError, map, type Observable, throwError } from 'rxjs';
 import { InvalidToolSchemaError, McpError, ToolExecutionError, ToolInterruptedError } from '../core/index.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject, type ToolAnnotations } from '../tools/index.ts';
-import { isRecord } from '../tools/json-schema.ts';
+import { defaultJsonSchemaEngine } from '#json-schema-engine';
+import { isRecord, type JsonSchemaDialect, jsonSchemaDialect } from '../tools/json-schema.ts';
+import type { JsonSchemaEngine } from '../tools/json-schema-engine.ts';
 import type { McpCallOptions } from './call-tool.ts';
 import type { McpLogger } from './connect-options.ts';
 import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
@@ -48,9 +50,33 @@ function settle(tool: string, structured: boolean) {
 const blocksOf = new WeakMap<object, McpToolResult>();
 
 function forModel(result: unknown): McpToolResult {
-  if (isRecord(result) && !Array.isArray(result.content))
-    return blocksOf.get(result) ?? { content: [], structuredContent: result };
+  // The structured result first: its own members (a `content` array of strings, say) are data,
+  // never blocks to read as the model's content.
+  const blocks = isRecord(result) ? blocksOf.get(result) : undefined;
+  if (blocks) return blocks;
+  if (isRecord(result) && !Array.isArray(result.content)) return { content: [], structuredContent: result };
   return result as McpToolResult;
+}
+
+/** The default engine of each dialect, for trying a server's output schema. */
+const engines = new Map<JsonSchemaDialect, JsonSchemaEngine>();
+
+/**
+ * Whether a registry can compile a server's output schema (with the default engine, as a registry
+ * does when it registers the tool): one it cannot compile would make registering the adapted tool
+ * throw, losing the tool rather than its structured result.
+ */
+function compiles(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  const dialect = jsonSchemaDialect(schema) ?? 'draft-2020-12';
+  let engine = engines.get(dialect);
+  if (!engine) engines.set(dialect, (engine = defaultJsonSchemaEngine(dialect, {})));
+  try {
+    engine.compile(schema).release();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
@@ -90,7 +116,7 @@ function explain(server: string, tool: string, error: unknown): unknown {
  * Throws what `defineTool` throws for a schema that cannot be made strict.
  */
 export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = info.name): AnyTool {
-  if (info.outputSchema) {
+  if (info.outputSchema && compiles(info.outputSchema)) {
     try {
       return adapter(caller, info, name, info.outputSchema as JsonSchemaObject);
     } catch (error) {

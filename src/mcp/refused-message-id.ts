@@ -13,7 +13,9 @@ const TRAILING = new RegExp(String.raw`[,{]\s*"id"\s*:\s*${ID}\s*\}\s*$`);
  * whose id cannot be known) otherwise.
  */
 export function refusedMessageId({ head, tail }: RefusedLine): string | number | null {
-  const found = LEADING.exec(head)?.[1] ?? TRAILING.exec(tail)?.[1];
+  // A top-level member named twice is the last one (as `JSON.parse` reads it): a line with an id
+  // at each end is answered for the one at its end, the id the message would have had.
+  const found = TRAILING.exec(tail)?.[1] ?? LEADING.exec(head)?.[1];
   if (found === undefined) return null;
   try {
     return JSON.parse(found) as string | number;

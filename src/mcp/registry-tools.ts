@@ -77,15 +77,33 @@ function progressFields(
   }
 }
 
+/**
+ * An object result as structured content: a plain object as it is; a class instance (a `Point`, a
+ * record class) as the JSON data it serializes to, which is what its output schema was checked
+ * against, since the SDK refuses anything but a plain object there and the whole call would fail.
+ * `undefined` for anything that is no JSON object.
+ */
+function structuredOf(result: unknown): Record<string, unknown> | undefined {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(result);
+  if (prototype === Object.prototype || prototype === null) return result as Record<string, unknown>;
+  try {
+    const data: unknown = JSON.parse(JSON.stringify(result));
+    return typeof data === 'object' && data !== null && !Array.isArray(data)
+      ? (data as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function toResult(outcome: ToolOutcome): CallToolResult {
-  const { result } = outcome;
   // An object result is also the structured content a client can read without parsing the text; a
   // tool with an output schema always returns one, checked against that schema by the registry.
-  const structured =
-    outcome.status === 'ok' && typeof result === 'object' && result !== null && !Array.isArray(result);
+  const structuredContent = outcome.status === 'ok' ? structuredOf(outcome.result) : undefined;
   return {
     content: servedContent(outcome.content),
-    ...(structured ? { structuredContent: result as Record<string, unknown> } : {}),
+    ...(structuredContent ? { structuredContent } : {}),
     isError: outcome.status !== 'ok',
   };
 }

@@ -3,7 +3,8 @@ import { McpError, type McpErrorReason } from '../core/index.ts';
 
 /**
  * Maps what the SDK throws to a typed `McpError`: a JSON-RPC error is `protocol` (with its code), a
- * request timeout `timeout`, a closed connection `disconnected`; anything else gets `fallback`.
+ * request timeout `timeout`, a result the SDK refuses `invalid_result`, a closed connection
+ * `disconnected`; anything else gets `fallback`.
  */
 export function toMcpError(server: string, error: unknown, fallback: McpErrorReason): McpError {
   if (McpError.is(error)) return error;
@@ -18,6 +19,11 @@ export function toMcpError(server: string, error: unknown, fallback: McpErrorRea
   if (error instanceof ProtocolError) return make('protocol', error.code);
   if (error instanceof SdkError && !(error instanceof SdkHttpError)) {
     if (error.code === SdkErrorCode.RequestTimeout) return make('timeout');
+    // The server answered, with what the protocol does not allow (an image whose data is not
+    // base64, a result of no known type): not a connection that went away mid-call.
+    if (error.code === SdkErrorCode.InvalidResult || error.code === SdkErrorCode.UnsupportedResultType) {
+      return make('invalid_result');
+    }
     if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
       return make('disconnected');
     }
