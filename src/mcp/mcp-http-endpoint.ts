@@ -61,8 +61,7 @@ export interface McpHttpEndpointSetup {
 type Admitted = { authInfo: AuthInfo | undefined };
 
 /**
- * The Streamable HTTP endpoint, with a web face (`fetch(request)`, for Deno, Bun, Cloudflare
- * Workers, Hono) and a Node face (`handle(req, res, next?)`) over one mechanism: Host and Origin
+ * The Streamable HTTP endpoint, with a web face (`fetch(request)`, for Deno, Bun, Hono) and a Node face (`handle(req, res, next?)`) over one mechanism: Host and Origin
  * checked for both eras before anything else; with `auth`, the protected-resource metadata served
  * and a request without an actor answered 401 with the `resource_metadata` challenge; the body read
  * within `maxBodyBytes`; then 2026-07-28 requests go to the SDK's `createMcpHandler` (one server per

@@ -15,7 +15,7 @@ export interface McpHttpHandlerOptions extends ServeMcpCommonOptions {
  * The `serveMcp` HTTP endpoint as a handler to mount on a server of your own (TLS, other routes, a
  * framework): on Node, `handle(req, res, next?)` serves its path and the protected-resource
  * metadata, and hands anything else to `next` (404 without it); on a fetch-style server (Deno, Bun,
- * Cloudflare Workers, Hono), `fetch(request)` answers with a `Response`. Both faces share one
+ * Hono), `fetch(request)` answers with a `Response`. Both faces share one
  * mechanism: checks, limits, sessions and their owners. `close()` ends its sessions.
  * @example
  * const mcp = mcpHttpHandler(registry, { name: 'tools', version: '1.0.0', http: { path: '/mcp' } });
