@@ -1,6 +1,16 @@
 import { type ConnectionOptions, Queue, type RedisOptions } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
-import { defer, from, type Observable, switchMap } from 'rxjs';
+import {
+  defer,
+  endWith,
+  from,
+  ignoreElements,
+  merge,
+  type Observable,
+  share,
+  switchMap,
+  takeUntil,
+} from 'rxjs';
 import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
 import { InvalidRequestError, RunNotFoundError } from '../core/index.ts';
@@ -17,6 +27,7 @@ import { endRun, promote, type RunEnv } from './run-env.ts';
 import { durableOptions, inputMessages, plainActor } from './run-input.ts';
 import { runJobData } from './run-job.ts';
 import { runKeys } from './run-keys.ts';
+import { workerLost } from './worker-lost.ts';
 
 /** Options of {@link durableRuns}. */
 export interface DurableRunsOptions {
@@ -47,6 +58,14 @@ export interface DurableRunsOptions {
   maxStalledCount?: number;
   /** How long an ended run's status stays readable. @default 86_400_000 (24 h) */
   retainMs?: number;
+  /**
+   * How long a watcher (`attach`) waits on a run marked running that no worker holds (its worker
+   * died and none took it over, e.g. every worker is down) before it ends with `RunLostError`
+   * (`writer_gone`). The run itself stays queued: a worker that comes back resumes it, and a later
+   * `attach` watches it again. A run waiting for a worker or its session's turn, or parked for an
+   * approval, is not lost. @default 300_000 (5 min)
+   */
+  workerLostMs?: number;
   /** How long a run whose session is busy waits before it looks again (it is woken when the session frees). @default 5_000 */
   sessionWaitMs?: number;
   /** Errors nobody awaits (a worker's connection, a write the run goes on without). @default ignored */
@@ -120,6 +139,7 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     onError,
   };
   const workers = new Set<DurableWorker>();
+  const workerLostMs = options.workerLostMs ?? 300_000;
 
   /** The run's record, once `actor` may `action` it (else as for an unknown run: `null`). */
   const permitted = async (runId: string, actor: Actor | undefined, action: RunAction) => {
@@ -202,7 +222,20 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
         return from(permitted(runId, attachOptions.actor, 'attach')).pipe(
           switchMap((record): Observable<SequencedEvent> => {
             if (!record) throw new RunNotFoundError(runId);
-            return options.events.read(runId, afterSeq);
+            // Kept after it ends: the watch below may subscribe late and must not read the run again.
+            const events$ = options.events
+              .read(runId, afterSeq)
+              .pipe(share({ resetOnComplete: false, resetOnError: false }));
+            const probe = {
+              client,
+              runKey: keys.run(runId),
+              lockKey: `${prefix}:${queueName}:${runId}:lock`,
+            };
+            // The watch on the run's worker lasts as long as the events do.
+            const lost$ = workerLost(runId, probe, workerLostMs).pipe(
+              takeUntil(events$.pipe(ignoreElements(), endWith(true))),
+            );
+            return merge(events$, lost$);
           }),
         );
       });

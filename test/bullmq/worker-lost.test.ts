@@ -1,0 +1,98 @@
+import {
+  filter,
+  firstValueFrom,
+  from,
+  lastValueFrom,
+  map,
+  type Observable,
+  share,
+  take,
+  toArray,
+} from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/index.ts';
+import { textDeltas } from '../../src/agent/index.ts';
+import { RunLostError } from '../../src/core/index.ts';
+import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type ModelServer, startModelServer } from './support/model-server.ts';
+
+const WORDS = Array.from({ length: 60 }, (_, i) => ` word${i}`);
+
+let model: ModelServer | undefined;
+let setup: DurableSetup | undefined;
+
+afterEach(async () => {
+  await setup?.close();
+  await model?.close();
+  setup = undefined;
+  model = undefined;
+});
+
+const outcome = (done: Promise<unknown>) =>
+  done.then(
+    () => 'ended',
+    (error: unknown) => error,
+  );
+
+describe('a watcher of a run whose worker died and never came back', () => {
+  it('ends with RunLostError within workerLostMs; the run stays on the queue and a later attach sees it finish', async () => {
+    model = await startModelServer({ words: WORDS, delayMs: 30 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'], workerLostMs: 2_000 });
+    const first = setup.spawnWorker();
+    const { runId } = await setup.runs.start('chat', 'Tell me a long story');
+    const events$: Observable<AgentEvent> = setup.runs.attach(runId).pipe(
+      map(({ event }) => event),
+      share(),
+    );
+    const all = outcome(lastValueFrom(events$.pipe(toArray())));
+    await firstValueFrom(
+      events$.pipe(
+        filter((e) => e.type === 'text-delta'),
+        take(3),
+        toArray(),
+      ),
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const killedAt = Date.now();
+    const error = await all;
+    // The lock expires (lockMs 1.5 s), then 2 s with no worker: well under BullMQ's 1000 stalls.
+    expect(RunLostError.is(error)).toBe(true);
+    expect((error as RunLostError).reason).toBe('writer_gone');
+    expect(Date.now() - killedAt).toBeLessThan(12_000);
+    // Not ended: a worker that comes back resumes it, and a new watcher sees it through.
+    expect(await setup.runs.status(runId)).toBe('running');
+    const second = setup.spawnWorker();
+    // Watched again once a worker holds the run (a worker process takes a while to start here).
+    const lock = `${setup.config.prefix}:${setup.config.queueName}:${runId}:lock`;
+    while ((await setup.redis.exists(lock)) === 0) {
+      expect(second.child.exitCode).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const events = await lastValueFrom(
+      setup.runs.attach(runId).pipe(
+        map(({ event }) => event),
+        toArray(),
+      ),
+    );
+    const text = (await lastValueFrom(from(events).pipe(textDeltas(), toArray()))).join('');
+    expect(text).toBe(WORDS.join(''));
+    expect(events.filter((e) => e.type === 'agent-completed')).toHaveLength(1);
+    expect(await setup.runs.status(runId)).toBe('completed');
+  }, 60_000);
+
+  it('a queued run with no worker at all is not lost: its watcher waits', async () => {
+    model = await startModelServer({ words: WORDS, delayMs: 30 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'], workerLostMs: 500 });
+    const { runId } = await setup.runs.start('chat', 'Tell me a long story');
+    const all = outcome(lastValueFrom(setup.runs.attach(runId).pipe(toArray())));
+    const early = await Promise.race([
+      all,
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 2_500)),
+    ]);
+    expect(early).toBe('waiting');
+    expect(await setup.runs.status(runId)).toBe('queued');
+    setup.spawnWorker();
+    expect(await all).toBe('ended');
+  }, 40_000);
+});
