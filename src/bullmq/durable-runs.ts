@@ -23,7 +23,7 @@ import { assertSessionId } from '../sessions/session-id.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
 import { runBook } from './run-book.ts';
-import { endRun, promote, type RunEnv } from './run-env.ts';
+import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 import { durableOptions, inputMessages, plainActor } from './run-input.ts';
 import { runJobData } from './run-job.ts';
 import { runKeys } from './run-keys.ts';
@@ -127,6 +127,7 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
   // BullMQ's own connections: made from the options, or duplicated from the client given.
   const connection = (given ?? options.connection) as ConnectionOptions;
   const keys = runKeys(prefix, queueName);
+  const workerLostMs = options.workerLostMs ?? 300_000;
   const queue = new Queue(queueName, { connection, prefix });
   queue.on('error', onError);
   const env: RunEnv = {
@@ -136,10 +137,11 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     sessions: options.sessions,
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
     sessionWaitMs: options.sessionWaitMs ?? 5_000,
+    // A run's enqueue takes moments; a run with no job for this long lost it for good.
+    orphanMs: Math.min(60_000, workerLostMs),
     onError,
   };
   const workers = new Set<DurableWorker>();
-  const workerLostMs = options.workerLostMs ?? 300_000;
 
   /** The run's record, once `actor` may `action` it (else as for an unknown run: `null`). */
   const permitted = async (runId: string, actor: Actor | undefined, action: RunAction) => {
@@ -226,13 +228,15 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
             const events$ = options.events
               .read(runId, afterSeq)
               .pipe(share({ resetOnComplete: false, resetOnError: false }));
-            const probe = {
-              client,
-              runKey: keys.run(runId),
-              lockKey: `${prefix}:${queueName}:${runId}:lock`,
+            const held = async () => {
+              const look = await env.book.look(runId);
+              // A run that never got its job (its app server died in start) ends here: its end
+              // reaches this watcher through its events.
+              if (look === 'no-job') return endOrphan(env, runId, record.sessionId);
+              return look !== 'unheld' && look !== 'gone';
             };
             // The watch on the run's worker lasts as long as the events do.
-            const lost$ = workerLost(runId, probe, workerLostMs).pipe(
+            const lost$ = workerLost(runId, held, workerLostMs).pipe(
               takeUntil(events$.pipe(ignoreElements(), endWith(true))),
             );
             return merge(events$, lost$);

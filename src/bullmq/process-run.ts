@@ -9,10 +9,10 @@ import {
   recordDecision,
 } from '../agent/durable/index.ts';
 import type { Agent } from '../agent/index.ts';
-import { ApprovalNotPendingError, RunLostError, RxAgentError } from '../core/index.ts';
+import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
 import { HandOver } from './hand-over.ts';
-import { endRun, promote, type RunEnv } from './run-env.ts';
+import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 
 /**
  * One attempt at a run, as a BullMQ processor: waits its session's turn (the job goes back to
@@ -117,22 +117,14 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
   }
 }
 
-/** A run that has had no job for this long while it still heads its session is lost. */
-const ORPHAN_AFTER_MS = 60_000;
-
 /**
  * Whether the run heading a session no longer holds it: it ended or is gone (its entry dropped),
- * or it lost its job long ago (its enqueue failed halfway, or its job was removed from outside
- * BullMQ's flow: it ends failed, `RunLostError`), so no session waits forever on a dead run.
+ * or it lost its job long ago (`endOrphan`: it ends failed), so no session waits forever on a
+ * dead run.
  */
 async function freeSession(env: RunEnv, sessionId: string, head: string): Promise<boolean> {
   if (await env.book.heal(sessionId, head)) return true;
-  const record = await env.book.read(head);
-  if (!record || Date.now() - record.createdAt < ORPHAN_AFTER_MS) return false;
-  if ((await env.queue.getJobState(head)) !== 'unknown') return false;
-  await cancelDurableRun(env.sessions, sessionId, head, { end: 'failed' });
-  await endRun(env, head, sessionId, { type: 'failed', error: new RunLostError(head, 'writer_gone') });
-  return true;
+  return endOrphan(env, head, sessionId);
 }
 
 /** How an attempt's end reads to the run's watchers. */

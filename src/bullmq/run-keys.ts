@@ -12,6 +12,10 @@ export interface RunKeys {
   readonly agents: string;
   /** Where `cancel` tells every worker which run to stop (the message is the run id). */
   readonly cancels: string;
+  /** BullMQ's hash of the run's job (a run's job id is its run id). */
+  job(runId: string): string;
+  /** BullMQ's lock on the run's job: present while a worker holds it. */
+  lock(runId: string): string;
 }
 
 /** The keys of the runs on queue `queueName` under BullMQ's `prefix`. */
@@ -22,5 +26,7 @@ export function runKeys(prefix: string, queueName: string): RunKeys {
     session: (sessionId) => `${base}:session:${sessionId}`,
     agents: `${base}:agents`,
     cancels: `${base}:cancels`,
+    job: (runId) => `${prefix}:${queueName}:${runId}`,
+    lock: (runId) => `${prefix}:${queueName}:${runId}:lock`,
   };
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import {
   filter,
   firstValueFrom,
@@ -12,7 +13,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.ts';
 import { textDeltas } from '../../src/agent/index.ts';
-import { RunLostError } from '../../src/core/index.ts';
+import { RunFailedError, RunLostError } from '../../src/core/index.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
@@ -95,4 +96,37 @@ describe('a watcher of a run whose worker died and never came back', () => {
     setup.spawnWorker();
     expect(await all).toBe('ended');
   }, 40_000);
+});
+
+describe('an app server killed in start, after the run was recorded and before its job was queued', () => {
+  it('the run ends failed (RunLostError) for its watcher within workerLostMs, and its session runs the next run', async () => {
+    model = await startModelServer({ words: WORDS.slice(0, 5), delayMs: 5 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'], workerLostMs: 2_000 });
+    const s = setup;
+    const sessionId = `dies-${Date.now()}`;
+    const child = spawn(
+      process.execPath,
+      ['--conditions=rxagent-source', 'test/bullmq/support/start-and-die.ts'],
+      {
+        env: { ...process.env, RXAGENT_TEST: JSON.stringify({ ...s.config, sessionId }) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const runId = await new Promise<string>((resolve) =>
+      child.stdout!.setEncoding('utf8').once('data', (line: string) => resolve(line.trim())),
+    );
+    // The enqueue is in flight (it never answers): killed there.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(await s.runs.status(runId)).toBe('queued');
+    s.spawnWorker();
+    const error = await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())));
+    expect(RunFailedError.is(error) || RunLostError.is(error)).toBe(true);
+    expect(await s.runs.status(runId)).toBe('failed');
+    // The session is free: its next run goes through.
+    const next = await s.runs.start('chat', 'Hello again', { sessionId });
+    expect(await outcome(lastValueFrom(s.runs.attach(next.runId).pipe(toArray())))).toBe('ended');
+    expect(await s.runs.status(next.runId)).toBe('completed');
+  }, 60_000);
 });
