@@ -13,7 +13,7 @@ import {
 } from 'rxjs';
 import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
-import { InvalidRequestError, RunNotFoundError } from '../core/index.ts';
+import { InvalidRequestError, RunNotFoundError, TooManyRunsError } from '../core/index.ts';
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
 import type { RunEventStore } from '../http/run-event-store.ts';
 import type { RunDecision, Runs, RunStatus } from '../http/runs.ts';
@@ -59,6 +59,11 @@ export interface DurableRunsOptions {
   /** How long an ended run's status stays readable. @default 86_400_000 (24 h) */
   retainMs?: number;
   /**
+   * How many runs may wait on one session (queued, running or parked) before `start` refuses the
+   * next with `TooManyRunsError`. @default 100
+   */
+  maxRunsPerSession?: number;
+  /**
    * How long a watcher (`attach`) waits on a run marked running that no worker holds (its worker
    * died and none took it over, e.g. every worker is down) before it ends with `RunLostError`
    * (`writer_gone`). The run itself stays queued: a worker that comes back resumes it, and a later
@@ -80,8 +85,11 @@ export interface DurableRuns extends Runs {
   /**
    * Enqueues a run and returns at once: its id (for `attach`) and its session (made when not given).
    * A run waits for the session's earlier runs to end (one run per session at a time, in order).
-   * @throws InvalidRequestError (an agent no worker runs, input that is not messages, a bad option),
-   * InvalidSessionIdError; nothing is enqueued then
+   * A session belongs to the actor whose run made it (one made without an actor is open to anyone
+   * with its id): another actor's run on it is refused.
+   * @throws InvalidRequestError (an agent no worker runs, input that is not messages, a bad option,
+   * option `sessionId`: another actor's session), InvalidSessionIdError, TooManyRunsError
+   * (`maxRunsPerSession` runs already wait on the session); nothing is enqueued then
    */
   start(
     agent: string,
@@ -128,11 +136,12 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
   const connection = (given ?? options.connection) as ConnectionOptions;
   const keys = runKeys(prefix, queueName);
   const workerLostMs = options.workerLostMs ?? 300_000;
+  const maxRunsPerSession = options.maxRunsPerSession ?? 100;
   const queue = new Queue(queueName, { connection, prefix });
   queue.on('error', onError);
   const env: RunEnv = {
     queue,
-    book: runBook(client, keys, options.retainMs ?? 86_400_000),
+    book: runBook(client, keys, options.retainMs ?? 86_400_000, maxRunsPerSession),
     events: options.events,
     sessions: options.sessions,
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
@@ -177,7 +186,12 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
         ...(actor === undefined ? {} : { actor: plainActor(actor) as Actor }),
       };
       const owner = actor?.id;
-      await env.book.create(run.runId, { agent, sessionId, owner });
+      const created = await env.book.create(run.runId, { agent, sessionId, owner });
+      if (created === 'foreign')
+        throw new InvalidRequestError('rxagent/bullmq: the session belongs to another actor', {
+          option: 'sessionId',
+        });
+      if (created === 'full') throw new TooManyRunsError(maxRunsPerSession);
       options.events.open(run.runId, { owner, durable: true });
       try {
         // Asked on the store's connection after its writes: once answered, any server can attach.

@@ -32,12 +32,18 @@ const ENDED = "s == 'completed' or s == 'failed' or s == 'cancelled'";
 const NOW =
   "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
-// KEYS: run, session. ARGV: agent, sessionId, owner, runId.
+// KEYS: run, session, session's owner. ARGV: agent, sessionId, owner, runId, maxRunsPerSession.
+// A session belongs to the actor whose run made it ('' for none: open to anyone); at most
+// maxRunsPerSession runs wait on it.
 const CREATE = redisScript(`
+local owner = redis.call('GET', KEYS[3])
+if owner and owner ~= '' and owner ~= ARGV[3] then return 'foreign' end
+if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
+if not owner then redis.call('SET', KEYS[3], ARGV[3]) end
 ${NOW}
 redis.call('HSET', KEYS[1], 'agent', ARGV[1], 'sessionId', ARGV[2], 'owner', ARGV[3], 'status', 'queued', 'createdAt', now)
 redis.call('RPUSH', KEYS[2], ARGV[4])
-return 1`);
+return 'ok'`);
 
 // KEYS: run, session. ARGV: runId.
 const CLAIM = redisScript(`
@@ -115,16 +121,24 @@ export type WorkerLook = 'held' | 'unheld' | 'no-job' | 'gone' | 'ended' | 'wait
  * runs not yet ended (only its head may run: one run per session at a time, in order). Every change
  * that depends on what is there is one Lua script, so two servers never both end a run.
  */
-export function runBook(client: Redis, keys: RunKeys, retainMs: number) {
+export function runBook(client: Redis, keys: RunKeys, retainMs: number, maxRunsPerSession: number) {
   const run = (script: { run: typeof CREATE.run }, k: string[], a: (string | number)[]) =>
     script.run(client, k, a);
   return {
-    async create(runId: string, record: { agent: string; sessionId: string; owner: string | undefined }) {
-      await run(
+    /**
+     * Records a new run at the end of its session's FIFO.
+     * @returns `foreign` (the session belongs to another actor) or `full` (maxRunsPerSession runs
+     * wait on it), nothing recorded then
+     */
+    async create(
+      runId: string,
+      record: { agent: string; sessionId: string; owner: string | undefined },
+    ): Promise<'ok' | 'foreign' | 'full'> {
+      return (await run(
         CREATE,
-        [keys.run(runId), keys.session(record.sessionId)],
-        [record.agent, record.sessionId, record.owner ?? '', runId],
-      );
+        [keys.run(runId), keys.session(record.sessionId), keys.sessionOwner(record.sessionId)],
+        [record.agent, record.sessionId, record.owner ?? '', runId, maxRunsPerSession],
+      )) as 'ok' | 'foreign' | 'full';
     },
 
     /** Undoes `create` for a run that could not be enqueued. */

@@ -8,6 +8,8 @@ export interface RunKeys {
   run(runId: string): string;
   /** The runs of a session not yet ended, oldest first: the head is the one that may run. */
   session(sessionId: string): string;
+  /** The id of the actor whose run made the session ('' for none): only its runs may use it. */
+  sessionOwner(sessionId: string): string;
   /** The agent names workers run (`work({ name: agent })`). */
   readonly agents: string;
   /** Where `cancel` tells every worker which run to stop (the message is the run id). */
@@ -24,6 +26,7 @@ export function runKeys(prefix: string, queueName: string): RunKeys {
   return {
     run: (runId) => `${base}:run:${runId}`,
     session: (sessionId) => `${base}:session:${sessionId}`,
+    sessionOwner: (sessionId) => `${base}:session-owner:${sessionId}`,
     agents: `${base}:agents`,
     cancels: `${base}:cancels`,
     job: (runId) => `${prefix}:${queueName}:${runId}`,
