@@ -32,8 +32,9 @@ import { workerLost } from './worker-lost.ts';
 /** Options of {@link durableRuns}. */
 export interface DurableRunsOptions {
   /**
-   * How to reach Redis: ioredis options, or an ioredis client (BullMQ's rule: a client given to
-   * workers must have `maxRetriesPerRequest: null`). A client you pass is left open by `close`.
+   * How to reach Redis: ioredis options, or an ioredis client (one without BullMQ's
+   * `maxRetriesPerRequest: null` lends its options to BullMQ's own connections, with that one set).
+   * A client you pass is left open by `close`.
    */
   connection: RedisOptions | Redis;
   /** @default 'rxagent-runs' */
@@ -132,8 +133,14 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
   const client = given ?? new Redis(options.connection as IORedisOptions & { replyMapping?: never });
   // A client you pass keeps its own error listeners.
   if (!given) client.on('error', onError);
-  // BullMQ's own connections: made from the options, or duplicated from the client given.
-  const connection = (given ?? options.connection) as ConnectionOptions;
+  // BullMQ's own connections: made from the options, or duplicated from the client given. A worker
+  // needs `maxRetriesPerRequest: null` (BullMQ throws otherwise): a client made without it (ioredis's
+  // default is 20) lends its options with that one changed, and BullMQ opens its own connections.
+  const connection = (
+    given && given.options.maxRetriesPerRequest !== null
+      ? { ...given.options, maxRetriesPerRequest: null }
+      : (given ?? options.connection)
+  ) as ConnectionOptions;
   const keys = runKeys(prefix, queueName);
   const workerLostMs = options.workerLostMs ?? 300_000;
   const maxRunsPerSession = options.maxRunsPerSession ?? 100;

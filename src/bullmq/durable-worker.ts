@@ -46,11 +46,6 @@ export function startWorker(
 ): DurableWorker {
   // The runs this worker holds, each with what stops its attempt.
   const held = new Map<string, AbortController>();
-  const subscriber = settings.client.duplicate({ connectionName: 'rxagent-bullmq-cancels' });
-  subscriber.on('error', env.onError);
-  subscriber.on('message', (_channel: string, runId: string) => {
-    held.get(runId)?.abort(new RunCancelledError(runId));
-  });
   const worker = new Worker(
     settings.queueName,
     async (job: Job) => {
@@ -80,6 +75,12 @@ export function startWorker(
       maxStalledCount: settings.maxStalledCount,
     },
   );
+  // Made once the worker is (BullMQ may refuse its options by throwing: nothing left open then).
+  const subscriber = settings.client.duplicate({ connectionName: 'rxagent-bullmq-cancels' });
+  subscriber.on('error', env.onError);
+  subscriber.on('message', (_channel: string, runId: string) => {
+    held.get(runId)?.abort(new RunCancelledError(runId));
+  });
   worker.on('error', env.onError);
   worker.on('lockRenewalFailed', (jobIds) => {
     for (const jobId of jobIds) held.get(jobId)?.abort(new HandOver('lost'));
