@@ -93,11 +93,19 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
     case 'awaiting-approval': {
       // Each call's time runs from when it was first asked (a run woken and parked again keeps it).
       const until = Math.min(...end.pending.map((p) => dueAt(env, p.requestedAt)));
+      // A cancel that came after the attempt stopped listening: the run ends here.
+      if (await env.book.cancelRequested(runId)) {
+        await cancelDurableRun(env.sessions, sessionId, runId);
+        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        return;
+      }
       if (!(await env.book.park(runId, until))) return;
       await job.moveToDelayed(until, token);
-      // A decision recorded while this worker was parking the run could not wake a job still
-      // active: it left word instead.
-      if (await env.book.takeWake(runId)) await promote(env.queue, runId);
+      // A decision recorded, or a cancel asked, while this worker was parking the run could not
+      // wake or remove a job still active: they left word instead. Woken, the job's next attempt
+      // proceeds with the decision or ends the run cancelled.
+      if ((await env.book.takeWake(runId)) || (await env.book.cancelRequested(runId)))
+        await promote(env.queue, runId);
       throw new DelayedError();
     }
     case 'superseded': {

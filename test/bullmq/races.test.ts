@@ -1,0 +1,63 @@
+import { Job, Queue } from 'bullmq';
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RunCancelledError } from '../../src/core/index.ts';
+import { refundAgent, refundReply } from './support/chat-agent.ts';
+import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type ModelServer, startModelServer } from './support/model-server.ts';
+
+let model: ModelServer | undefined;
+let setup: DurableSetup | undefined;
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await setup?.close();
+  await model?.close();
+  setup = undefined;
+  model = undefined;
+});
+
+const outcome = (done: Promise<unknown>) =>
+  done.then(
+    () => 'ended',
+    (error: unknown) => error,
+  );
+
+describe('a cancel that lands while a worker parks the run', () => {
+  it('between marking it parked and moving its job to delayed: the run ends cancelled, not parked until its timeout', async () => {
+    model = await startModelServer({
+      words: ['Hello', '.'],
+      delayMs: 5,
+      reply: (body) => (body.tools ? refundReply(body) : undefined),
+    });
+    setup = durableSetup(model.baseURL, { agents: ['refund'] });
+    const s = setup;
+    const appServer = s.appServer();
+    // The cancel from another app server lands exactly while the worker parks the run (its job
+    // still active: the cancel can only publish, and the attempt has already ended).
+    const moveToDelayed = Job.prototype.moveToDelayed;
+    let cancelled: boolean | undefined;
+    vi.spyOn(Job.prototype, 'moveToDelayed').mockImplementation(async function (this: Job, ...args) {
+      if (cancelled === undefined && (await s.runs.status(this.id!)) === 'awaiting-approval')
+        cancelled = await appServer.cancel(this.id!);
+      return moveToDelayed.apply(this, args);
+    });
+    const { agent, executed } = refundAgent(model.baseURL, s.sessions);
+    s.appServer().work({ refund: agent });
+    const { runId } = await s.runs.start('refund', 'Refund me');
+    const error = await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())));
+    expect(cancelled).toBe(true);
+    expect(RunCancelledError.is(error)).toBe(true);
+    expect(await s.runs.status(runId)).toBe('cancelled');
+    expect(executed).toEqual([]);
+    const queue = new Queue(s.config.queueName, {
+      connection: { host: '127.0.0.1', port: 6379 },
+      prefix: s.config.prefix,
+    });
+    try {
+      expect(await queue.getJobState(runId)).not.toBe('delayed');
+    } finally {
+      await queue.close();
+    }
+  }, 30_000);
+});
