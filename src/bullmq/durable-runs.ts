@@ -13,9 +13,9 @@ import {
 } from 'rxjs';
 import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
-import { InvalidRequestError, RunNotFoundError, TooManyRunsError } from '../core/index.ts';
+import { InvalidRequestError, RunNotFoundError, RxAgentError, TooManyRunsError } from '../core/index.ts';
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
-import type { RunEventStore } from '../http/run-event-store.ts';
+import type { RunEnd, RunEventStore } from '../http/run-event-store.ts';
 import type { RunDecision, Runs, RunStatus } from '../http/runs.ts';
 import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
 import type { Actor } from '../security/actor.ts';
@@ -249,11 +249,22 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
             const events$ = options.events
               .read(runId, afterSeq)
               .pipe(share({ resetOnComplete: false, resetOnError: false }));
+            let endedSince: number | undefined;
             const held = async () => {
               const look = await env.book.look(runId);
               // A run that never got its job (its app server died in start) ends here: its end
               // reaches this watcher through its events.
               if (look === 'no-job') return endOrphan(env, runId, record.sessionId);
+              if (look === 'completed' || look === 'failed' || look === 'cancelled') {
+                // Its ender died between the record and the events (or its write to them was
+                // lost): the events are told again, as the record says.
+                endedSince ??= Date.now();
+                if (Date.now() - endedSince >= workerLostMs) {
+                  endedSince = Number.POSITIVE_INFINITY;
+                  options.events.end(runId, endOfStatus(runId, look));
+                }
+                return true;
+              }
               return look !== 'unheld' && look !== 'gone';
             };
             // The watch on the run's worker lasts as long as the events do.
@@ -314,4 +325,10 @@ function afterSeqOf(runId: string, lastEventId: string | undefined): number {
   const parsed = parseEventId(lastEventId);
   if (parsed?.runId !== runId) throw new RunNotFoundError(parsed?.runId ?? lastEventId);
   return parsed.seq;
+}
+
+/** How an ended run reads to its watchers, from its record alone. */
+function endOfStatus(runId: string, status: 'completed' | 'failed' | 'cancelled'): RunEnd {
+  if (status !== 'failed') return { type: status };
+  return { type: 'failed', error: new RxAgentError(`The run ${runId} failed`, 'run_failed') };
 }

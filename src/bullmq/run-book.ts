@@ -114,7 +114,8 @@ if now - tonumber(redis.call('HGET', KEYS[1], 'createdAt') or '0') < tonumber(AR
 return 1`);
 
 /** What a watcher sees of a run's worker. */
-export type WorkerLook = 'held' | 'unheld' | 'no-job' | 'gone' | 'ended' | 'waiting';
+export type WorkerLook =
+  'held' | 'unheld' | 'no-job' | 'gone' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 
 /**
  * The runs of a queue as every process sees them: each run's record, and each session's FIFO of
@@ -217,7 +218,7 @@ export function runBook(client: Redis, keys: RunKeys, retainMs: number, maxRunsP
         [],
       )) as [string, number, number];
       if (status === '') return 'gone';
-      if (status === 'completed' || status === 'failed' || status === 'cancelled') return 'ended';
+      if (status === 'completed' || status === 'failed' || status === 'cancelled') return status;
       if (job === 0) return 'no-job';
       if (status !== 'running') return 'waiting';
       return lock === 1 ? 'held' : 'unheld';

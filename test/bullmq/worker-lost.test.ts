@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { runBook } from '../../src/bullmq/run-book.ts';
+import { runKeys } from '../../src/bullmq/run-keys.ts';
 import {
   filter,
   firstValueFrom,
@@ -129,4 +132,28 @@ describe('an app server killed in start, after the run was recorded and before i
     expect(await outcome(lastValueFrom(s.runs.attach(next.runId).pipe(toArray())))).toBe('ended');
     expect(await s.runs.status(next.runId)).toBe('completed');
   }, 60_000);
+});
+
+describe('a run whose ender died after recording its end and before telling its events', () => {
+  it('its watcher still ends, as the record says, within workerLostMs', async () => {
+    setup = durableSetup('http://127.0.0.1:9', { agents: ['chat'], workerLostMs: 1_000 });
+    const s = setup;
+    const { runId, sessionId } = await s.runs.start('chat', 'Hi');
+    // What a process killed between the record's end and the events' end leaves behind (its
+    // job completed and removed, the events' end marker never written).
+    const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
+    expect(await book.finish(runId, sessionId, 'completed')).toBe('');
+    const queue = new Queue(s.config.queueName, {
+      connection: { host: '127.0.0.1', port: 6379 },
+      prefix: s.config.prefix,
+    });
+    try {
+      expect(await queue.remove(runId)).toBe(1);
+    } finally {
+      await queue.close();
+    }
+    const started = Date.now();
+    expect(await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())))).toBe('ended');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
 });
