@@ -55,6 +55,7 @@ export async function processRun(
     default:
       claim satisfies never;
   }
+  await dropForgotten(env, run);
   if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
@@ -134,6 +135,23 @@ async function freeSession(env: RunEnv, sessionId: string, head: string): Promis
   if (await env.book.heal(sessionId, head)) return true;
   return endOrphan(env, head, sessionId);
 }
+
+/**
+ * Ends, in the session, the run of a checkpoint the queue no longer knows (its record gone with a
+ * Redis that lost its data while the session store kept the checkpoint) or knows as ended (its end
+ * reached the queue's record but not the session): else the session would refuse every next run
+ * (`run_in_progress`) for good. A run still going holds the session's FIFO ahead of this one, so
+ * it is never the one dropped here.
+ */
+async function dropForgotten(env: RunEnv, run: DurableRunJob): Promise<void> {
+  const checkpoint = await readCheckpoint(env.sessions, run.sessionId);
+  if (!checkpoint || checkpoint.runId === run.runId) return;
+  const record = await env.book.read(checkpoint.runId);
+  if (record && !ENDED.has(record.status)) return;
+  await cancelDurableRun(env.sessions, run.sessionId, checkpoint.runId, { end: 'failed' });
+}
+
+const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /** How an attempt's end reads to the run's watchers. */
 function runEnd(end: DurableRunEnd & { type: 'completed' | 'cancelled' | 'failed' }): RunEnd {
