@@ -103,7 +103,11 @@ export interface DurableRuns extends Runs {
    * @throws RunNotFoundError (also for another actor's run), ReplayExpiredError (as a rejection)
    */
   check(runId: string, options?: { lastEventId?: string; actor?: Actor }): Promise<void>;
-  /** Runs the queue's runs in this process, `concurrency` at a time. @default concurrency 1 */
+  /**
+   * Runs the queue's runs in this process, `concurrency` at a time. @default concurrency 1
+   * @throws InvalidRequestError for an agent without `sessions` (option `agents`) or an event
+   * store without `lastSeq` (option `events`)
+   */
   work(agents: Readonly<Record<string, Agent>>, options?: { concurrency?: number }): DurableWorker;
   /** Closes the workers `work` made, the queue and every connection this object opened. */
   close(): Promise<void>;
@@ -220,6 +224,17 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     },
 
     work(agents, workOptions = {}) {
+      for (const [name, agent] of Object.entries(agents))
+        if (!agent.options.sessions)
+          throw new InvalidRequestError(
+            `rxagent/bullmq: agent ${JSON.stringify(name)} has no sessions: a durable run keeps its checkpoints in its session (give it the same store as durableRuns)`,
+            { option: 'agents' },
+          );
+      if (!options.events.lastSeq)
+        throw new InvalidRequestError(
+          "rxagent/bullmq: the event store cannot tell a run's last event (lastSeq): a resumed run could not continue its events",
+          { option: 'events' },
+        );
       const worker = startWorker(
         env,
         {

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentInput } from '../../src/agent/index.ts';
+import { Agent, type AgentInput } from '../../src/agent/index.ts';
+import { openai } from '../../src/providers/openai/index.ts';
 import { InvalidRequestError, InvalidSessionIdError } from '../../src/core/index.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 
@@ -97,5 +98,23 @@ describe('durableRuns.start refuses bad input with a typed error, enqueuing noth
     const refused = await setup.runs.start('chat', 'Hi').catch((e: unknown) => e);
     expect(InvalidRequestError.is(refused)).toBe(true);
     expect(await leftovers(setup)).toEqual({ jobs: 0, keys: [] });
+  });
+});
+
+describe('durableRuns.work refuses an agent it could not run durably', () => {
+  it('an agent without sessions: a typed error at once, not a run that fails after five attempts', async () => {
+    setup = durableSetup('http://127.0.0.1:9/v1');
+    const agent = new Agent({
+      model: openai('gpt-4o-mini', { apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1' }),
+    });
+    let error: unknown;
+    try {
+      setup.runs.work({ chat: agent });
+    } catch (e) {
+      error = e;
+    }
+    expect(InvalidRequestError.is(error) && error.option === 'agents').toBe(true);
+    // Nothing announced: start still refuses the name.
+    expect(InvalidRequestError.is(await setup.runs.start('chat', 'Hi').catch((e: unknown) => e))).toBe(true);
   });
 });
