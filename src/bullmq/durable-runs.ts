@@ -315,8 +315,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
       if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
         await cancelDurableRun(options.sessions, record.sessionId, runId);
-        await endRun(env, runId, record.sessionId, { type: 'cancelled' });
-        return true;
+        // False when it ended meanwhile (its job gone because it completed).
+        return endRun(env, runId, record.sessionId, { type: 'cancelled' });
       }
       await client.publish(keys.cancels, runId);
       return true;

@@ -2,7 +2,7 @@ import { Job, Queue } from 'bullmq';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunCancelledError } from '../../src/core/index.ts';
-import { refundAgent, refundReply } from './support/chat-agent.ts';
+import { chatAgent, refundAgent, refundReply } from './support/chat-agent.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
@@ -59,5 +59,25 @@ describe('a cancel that lands while a worker parks the run', () => {
     } finally {
       await queue.close();
     }
+  }, 30_000);
+});
+
+describe('a cancel of a run that completes meanwhile', () => {
+  it('answers false when the run completed between its look and its removal of the job', async () => {
+    model = await startModelServer({ words: [' a', ' b', ' c'], delayMs: 50 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'] });
+    const s = setup;
+    s.appServer().work({ chat: chatAgent(model.baseURL, s.sessions) });
+    const { runId } = await s.runs.start('chat', 'Hi');
+    await expect.poll(() => s.runs.status(runId)).toBe('running');
+    const remove = Queue.prototype.remove;
+    vi.spyOn(Queue.prototype, 'remove').mockImplementation(async function (this: Queue, ...args) {
+      // The run completes (its job removed) after cancel looked at it, before it removes the job.
+      await expect.poll(() => s.runs.status(runId), { timeout: 10_000 }).toBe('completed');
+      await expect.poll(() => this.getJobState(runId), { timeout: 10_000 }).toBe('unknown');
+      return remove.apply(this, args);
+    });
+    expect(await s.runs.cancel(runId)).toBe(false);
+    expect(await s.runs.status(runId)).toBe('completed');
   }, 30_000);
 });
