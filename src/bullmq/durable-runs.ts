@@ -21,6 +21,7 @@ import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
 import type { Actor } from '../security/actor.ts';
 import { assertSessionId } from '../sessions/session-id.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
+import { checkDurableOptions } from './check-options.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
 import { runBook } from './run-book.ts';
 import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
@@ -49,7 +50,7 @@ export interface DurableRunsOptions {
   agents?: readonly string[];
   /** Who may attach to, cancel or decide on a run. @default sameActor */
   authorize?: RunAuthorize;
-  /** A parked approval is refused (`approval timed out`) after this long. @default 86_400_000 (24 h) */
+  /** A parked approval is refused (`approval timed out`) after this long (at most 366 days). @default 86_400_000 (24 h) */
   approvalTimeoutMs?: number;
   /** BullMQ's `lockDuration`: a dead worker's run is taken over within about this plus `stalledIntervalMs`. @default 30_000 */
   lockMs?: number;
@@ -128,6 +129,7 @@ const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled
  * const { runId } = await runs.start('support', 'Where is my order?', { actor });   // on any app server
  */
 export function durableRuns(options: DurableRunsOptions): DurableRuns {
+  checkDurableOptions(options);
   const queueName = options.queueName ?? 'rxagent-runs';
   const prefix = options.prefix ?? 'bull';
   const authorize = options.authorize ?? sameActor;

@@ -1,4 +1,7 @@
 import { Queue } from 'bullmq';
+import { durableRuns } from '../../src/bullmq/index.ts';
+import { memoryRunEventStore } from '../../src/http/index.ts';
+import { memorySessionStore } from '../../src/sessions/index.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentInput } from '../../src/agent/index.ts';
 import { openai } from '../../src/providers/openai/index.ts';
@@ -117,4 +120,30 @@ describe('durableRuns.work refuses an agent it could not run durably', () => {
     // Nothing announced: start still refuses the name.
     expect(InvalidRequestError.is(await setup.runs.start('chat', 'Hi').catch((e: unknown) => e))).toBe(true);
   });
+});
+
+describe('durableRuns refuses timings it could not keep, before it opens anything', () => {
+  for (const [option, value] of [
+    ['approvalTimeoutMs', Number.POSITIVE_INFINITY],
+    ['approvalTimeoutMs', 100 * 365 * 86_400_000],
+    ['approvalTimeoutMs', 0],
+    ['lockMs', Number.NaN],
+    ['retainMs', -1],
+    ['workerLostMs', 1.5],
+    ['maxRunsPerSession', 0],
+  ] as const)
+    it(`${option}: ${value}`, () => {
+      let error: unknown;
+      try {
+        durableRuns({
+          connection: { host: '127.0.0.1', port: 6379, lazyConnect: true },
+          sessions: memorySessionStore(),
+          events: memoryRunEventStore(),
+          [option]: value,
+        });
+      } catch (e) {
+        error = e;
+      }
+      expect(InvalidRequestError.is(error) && error.option === option).toBe(true);
+    });
 });
