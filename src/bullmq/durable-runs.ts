@@ -13,7 +13,13 @@ import {
 } from 'rxjs';
 import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
-import { InvalidRequestError, RunNotFoundError, RxAgentError, TooManyRunsError } from '../core/index.ts';
+import {
+  ApprovalNotPendingError,
+  InvalidRequestError,
+  RunNotFoundError,
+  RxAgentError,
+  TooManyRunsError,
+} from '../core/index.ts';
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
 import type { RunEnd, RunEventStore } from '../http/run-event-store.ts';
 import type { RunDecision, Runs, RunStatus } from '../http/runs.ts';
@@ -303,10 +309,20 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     async decide(runId, toolCallId, decision: RunDecision, decideOptions = {}) {
       const record = await permitted(runId, decideOptions.actor, 'decide');
       if (!record) throw new RunNotFoundError(runId);
-      await recordDecision(options.sessions, record.sessionId, runId, toolCallId, decision);
       // Woken now if parked; a run on its way to parking finds the word when it gets there.
-      await env.book.wake(runId);
-      await promote(queue, runId);
+      const wake = async () => {
+        await env.book.wake(runId);
+        await promote(queue, runId);
+      };
+      try {
+        await recordDecision(options.sessions, record.sessionId, runId, toolCallId, decision);
+      } catch (error) {
+        // Decided already, maybe by a server that died before it woke the run: a client's retry
+        // wakes it (an attempt with nothing decided parks again).
+        if (ApprovalNotPendingError.is(error) && record.status === 'awaiting-approval') await wake();
+        throw error;
+      }
+      await wake();
     },
 
     async cancel(runId, cancelOptions = {}) {

@@ -1,7 +1,8 @@
 import { Job, Queue } from 'bullmq';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RunCancelledError } from '../../src/core/index.ts';
+import { recordDecision } from '../../src/agent/index.ts';
+import { ApprovalNotPendingError, RunCancelledError } from '../../src/core/index.ts';
 import { chatAgent, refundAgent, refundReply } from './support/chat-agent.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
@@ -79,5 +80,28 @@ describe('a cancel of a run that completes meanwhile', () => {
     });
     expect(await s.runs.cancel(runId)).toBe(false);
     expect(await s.runs.status(runId)).toBe('completed');
+  }, 30_000);
+});
+
+describe('an app server killed in decide after recording the decision, before waking the run', () => {
+  it("the client's retry (ApprovalNotPendingError: decided already) still wakes the parked run", async () => {
+    model = await startModelServer({
+      words: ['Done', '.'],
+      delayMs: 5,
+      reply: (body) => (body.tools ? refundReply(body) : undefined),
+    });
+    setup = durableSetup(model.baseURL, { agents: ['refund'] });
+    const s = setup;
+    const { agent, executed } = refundAgent(model.baseURL, s.sessions);
+    s.appServer().work({ refund: agent });
+    const { runId, sessionId } = await s.runs.start('refund', 'Refund me');
+    await expect.poll(() => s.runs.status(runId), { timeout: 10_000 }).toBe('awaiting-approval');
+    // What the killed app server got done: the decision in the checkpoint, the job still delayed (24 h).
+    await recordDecision(s.sessions, sessionId, runId, 'call_refund', { approved: true });
+    const retry = await s.runs.decide(runId, 'call_refund', { approved: true }).catch((e: unknown) => e);
+    expect(ApprovalNotPendingError.is(retry)).toBe(true);
+    const events = await lastValueFrom(s.runs.attach(runId).pipe(toArray()));
+    expect(events.at(-1)?.event.type).toBe('agent-completed');
+    expect(executed).toEqual([5]);
   }, 30_000);
 });
