@@ -104,13 +104,15 @@ return {redis.call('HGET', KEYS[1], 'status') or '', redis.call('EXISTS', KEYS[2
 
 // KEYS: run, job. ARGV: orphanMs. 1 when the run has not ended, has no job, and was made at least
 // orphanMs ago (by Redis's clock): its enqueue never happened (its app server died in start) or its
-// job was removed from outside the run's flow.
+// job was removed from outside the run's flow; 2 when a cancel was asked too (its app server died
+// after removing the job, before ending the run).
 const ORPHANED = redisScript(`
 local s = redis.call('HGET', KEYS[1], 'status')
 if not s or ${ENDED} then return 0 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 ${NOW}
 if now - tonumber(redis.call('HGET', KEYS[1], 'createdAt') or '0') < tonumber(ARGV[1]) then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'cancel') == 1 then return 2 end
 return 1`);
 
 /** What a watcher sees of a run's worker. */
@@ -224,9 +226,10 @@ export function runBook(client: Redis, keys: RunKeys, retainMs: number, maxRunsP
       return lock === 1 ? 'held' : 'unheld';
     },
 
-    /** Whether the run lost its job for good (see ORPHANED). */
-    async orphaned(runId: string, orphanMs: number): Promise<boolean> {
-      return (await run(ORPHANED, [keys.run(runId), keys.job(runId)], [orphanMs])) === 1;
+    /** Whether the run lost its job for good, and how it ends then (see ORPHANED). */
+    async orphaned(runId: string, orphanMs: number): Promise<'failed' | 'cancelled' | undefined> {
+      const answer = await run(ORPHANED, [keys.run(runId), keys.job(runId)], [orphanMs]);
+      return answer === 2 ? 'cancelled' : answer === 1 ? 'failed' : undefined;
     },
 
     /** Drops `head` from the session's FIFO when its run ended or is gone; @returns whether it is no longer there */

@@ -41,11 +41,21 @@ export async function endRun(env: RunEnv, runId: string, sessionId: string, end:
 /**
  * Ends a run that lost its job for good (`orphanMs` after it was made, by Redis's clock): its app
  * server died in `start` before the job was queued, or its job was removed from outside the run's
- * flow. It ends failed (`RunLostError`), its session freed and its watchers told.
+ * flow. It ends failed (`RunLostError`), or cancelled when a cancel was asked, its session freed
+ * and its watchers told.
  * @returns whether this call ended it
  */
 export async function endOrphan(env: RunEnv, runId: string, sessionId: string): Promise<boolean> {
-  if (!(await env.book.orphaned(runId, env.orphanMs))) return false;
-  await cancelDurableRun(env.sessions, sessionId, runId, { end: 'failed' });
-  return endRun(env, runId, sessionId, { type: 'failed', error: new RunLostError(runId, 'writer_gone') });
+  const end = await env.book.orphaned(runId, env.orphanMs);
+  if (end === undefined) return false;
+  // A cancel asked (its app server died after removing the job): the run ends as asked.
+  await cancelDurableRun(env.sessions, sessionId, runId, { end });
+  return endRun(
+    env,
+    runId,
+    sessionId,
+    end === 'cancelled'
+      ? { type: 'cancelled' }
+      : { type: 'failed', error: new RunLostError(runId, 'writer_gone') },
+  );
 }

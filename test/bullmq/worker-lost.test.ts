@@ -16,7 +16,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.ts';
 import { textDeltas } from '../../src/agent/index.ts';
-import { RunFailedError, RunLostError } from '../../src/core/index.ts';
+import { RunCancelledError, RunFailedError, RunLostError } from '../../src/core/index.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
@@ -155,5 +155,30 @@ describe('a run whose ender died after recording its end and before telling its 
     const started = Date.now();
     expect(await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())))).toBe('ended');
     expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
+});
+
+describe('an app server killed in cancel after removing the job, before ending the run', () => {
+  it('the run ends cancelled (not failed) for its watcher within workerLostMs', async () => {
+    setup = durableSetup('http://127.0.0.1:9', { agents: ['chat'], workerLostMs: 1_000 });
+    const s = setup;
+    const { runId } = await s.runs.start('chat', 'Hi');
+    // What the killed app server got done: the cancel asked, the job removed.
+    const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
+    expect(await book.requestCancel(runId)).toBe('queued');
+    const queue = new Queue(s.config.queueName, {
+      connection: { host: '127.0.0.1', port: 6379 },
+      prefix: s.config.prefix,
+    });
+    try {
+      expect(await queue.remove(runId)).toBe(1);
+    } finally {
+      await queue.close();
+    }
+    const error = await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())));
+    expect(
+      RunCancelledError.is(error) || (RunFailedError.is(error) && error.remoteName === 'RunCancelledError'),
+    ).toBe(true);
+    expect(await s.runs.status(runId)).toBe('cancelled');
   }, 30_000);
 });
