@@ -108,10 +108,17 @@ export function startWorker(
       .catch(env.onError);
   });
   let closing: Promise<void> | undefined;
+  // The names `start` accepts: told again every stalled interval, so a Redis that lost its data
+  // (a restart without persistence) learns them again while the worker runs.
+  const names = Object.keys(agents);
+  const announce = async () => {
+    if (names.length > 0) await settings.client.sadd(settings.keys.agents, ...names);
+  };
+  const announcing = setInterval(() => void announce().catch(env.onError), settings.stalledIntervalMs);
+  announcing.unref();
   const started = (async () => {
     await subscriber.subscribe(settings.keys.cancels);
-    const names = Object.keys(agents);
-    if (names.length > 0) await settings.client.sadd(settings.keys.agents, ...names);
+    await announce();
     // Listening for cancels before taking any run: a cancel published from now on is heard.
     if (!closing) void worker.run().catch(env.onError);
   })();
@@ -119,6 +126,7 @@ export function startWorker(
   return {
     close() {
       closing ??= (async () => {
+        clearInterval(announcing);
         await started.catch(() => undefined);
         const closed = worker.close();
         for (const controller of held.values()) controller.abort(new HandOver('close'));

@@ -50,3 +50,32 @@ describe("the queue's Redis lost its data while the sessions' store kept theirs"
     expect(await s.runs.status(next.runId)).toBe('completed');
   }, 30_000);
 });
+
+describe("the queue's Redis lost the names workers announced", () => {
+  it('start accepts the agents of running workers again within a few stalled intervals', async () => {
+    model = await startModelServer({ words: ['Hi'], delayMs: 5 });
+    setup = durableSetup(model.baseURL);
+    const s = setup;
+    s.appServer().work({ chat: chatAgent(model.baseURL, s.sessions) });
+    await expect
+      .poll(() =>
+        s.runs.start('chat', 'Hi').then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
+    // A Redis restart without persistence: the announced names are gone, the worker runs on.
+    await s.redis.del(`${s.config.prefix}:${s.config.queueName}:rxagent:agents`);
+    await expect
+      .poll(
+        () =>
+          s.runs.start('chat', 'Hi again').then(
+            () => true,
+            () => false,
+          ),
+        { timeout: 5_000, interval: 200 },
+      )
+      .toBe(true);
+  }, 20_000);
+});
