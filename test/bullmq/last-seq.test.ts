@@ -19,7 +19,10 @@ describe('redisRunEventStore.lastSeq', () => {
     const runId = randomUUID();
     events.open(runId, { durable: true });
     for (let seq = 1; seq <= 3; seq++)
-      events.append(runId, { id: `${runId}:${seq}`, event: { type: 'text-delta', text: `t${seq}` } as never });
+      events.append(runId, {
+        id: `${runId}:${seq}`,
+        event: { type: 'text-delta', text: `t${seq}` } as never,
+      });
     events.end(runId, { type: 'completed' });
     events.end(runId, { type: 'completed' });
     expect(await events.lastSeq!(runId)).toBe(3);
