@@ -79,6 +79,11 @@ describe('durableRuns.start refuses bad input with a typed error, enqueuing noth
       (e) => InvalidRequestError.is(e) && e.option === 'onLimit',
     ],
     [
+      'an actor whose id is empty (it would read as no owner: open to anyone)',
+      (s) => s.runs.start('chat', 'Hi', { actor: { id: '' } }),
+      (e) => InvalidRequestError.is(e) && e.option === 'actor',
+    ],
+    [
       'an actor without an id',
       (s) => s.runs.start('chat', 'Hi', { actor: {} as never }),
       (e) => InvalidRequestError.is(e) && e.option === 'actor',
