@@ -1,28 +1,47 @@
 import { type ConnectionOptions, Queue, type RedisOptions } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
-import { defer, from, type Observable, switchMap } from 'rxjs';
+import {
+  defer,
+  endWith,
+  from,
+  ignoreElements,
+  merge,
+  type Observable,
+  share,
+  switchMap,
+  takeUntil,
+} from 'rxjs';
 import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
-import { InvalidRequestError, RunNotFoundError } from '../core/index.ts';
+import {
+  ApprovalNotPendingError,
+  InvalidRequestError,
+  RunNotFoundError,
+  RxAgentError,
+  TooManyRunsError,
+} from '../core/index.ts';
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
-import type { RunEventStore } from '../http/run-event-store.ts';
+import type { RunEnd, RunEventStore } from '../http/run-event-store.ts';
 import type { RunDecision, Runs, RunStatus } from '../http/runs.ts';
 import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
 import type { Actor } from '../security/actor.ts';
 import { assertSessionId } from '../sessions/session-id.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
+import { checkDurableOptions } from './check-options.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
 import { runBook } from './run-book.ts';
-import { endRun, promote, type RunEnv } from './run-env.ts';
+import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 import { durableOptions, inputMessages, plainActor } from './run-input.ts';
 import { runJobData } from './run-job.ts';
 import { runKeys } from './run-keys.ts';
+import { workerLost } from './worker-lost.ts';
 
 /** Options of {@link durableRuns}. */
 export interface DurableRunsOptions {
   /**
-   * How to reach Redis: ioredis options, or an ioredis client (BullMQ's rule: a client given to
-   * workers must have `maxRetriesPerRequest: null`). A client you pass is left open by `close`.
+   * How to reach Redis: ioredis options, or an ioredis client (one without BullMQ's
+   * `maxRetriesPerRequest: null` lends its options to BullMQ's own connections, with that one set).
+   * A client you pass is left open by `close`.
    */
   connection: RedisOptions | Redis;
   /** @default 'rxagent-runs' */
@@ -37,7 +56,7 @@ export interface DurableRunsOptions {
   agents?: readonly string[];
   /** Who may attach to, cancel or decide on a run. @default sameActor */
   authorize?: RunAuthorize;
-  /** A parked approval is refused (`approval timed out`) after this long. @default 86_400_000 (24 h) */
+  /** A parked approval is refused (`approval timed out`) after this long (at most 366 days). @default 86_400_000 (24 h) */
   approvalTimeoutMs?: number;
   /** BullMQ's `lockDuration`: a dead worker's run is taken over within about this plus `stalledIntervalMs`. @default 30_000 */
   lockMs?: number;
@@ -47,6 +66,19 @@ export interface DurableRunsOptions {
   maxStalledCount?: number;
   /** How long an ended run's status stays readable. @default 86_400_000 (24 h) */
   retainMs?: number;
+  /**
+   * How many runs may wait on one session (queued, running or parked) before `start` refuses the
+   * next with `TooManyRunsError`. @default 100
+   */
+  maxRunsPerSession?: number;
+  /**
+   * How long a watcher (`attach`) waits on a run marked running that no worker holds (its worker
+   * died and none took it over, e.g. every worker is down) before it ends with `RunLostError`
+   * (`writer_gone`). The run itself stays queued: a worker that comes back resumes it, and a later
+   * `attach` watches it again. A run waiting for a worker or its session's turn, or parked for an
+   * approval, is not lost. @default 300_000 (5 min)
+   */
+  workerLostMs?: number;
   /** How long a run whose session is busy waits before it looks again (it is woken when the session frees). @default 5_000 */
   sessionWaitMs?: number;
   /** Errors nobody awaits (a worker's connection, a write the run goes on without). @default ignored */
@@ -61,8 +93,11 @@ export interface DurableRuns extends Runs {
   /**
    * Enqueues a run and returns at once: its id (for `attach`) and its session (made when not given).
    * A run waits for the session's earlier runs to end (one run per session at a time, in order).
-   * @throws InvalidRequestError (an agent no worker runs, input that is not messages, a bad option),
-   * InvalidSessionIdError; nothing is enqueued then
+   * A session belongs to the actor whose run made it (one made without an actor is open to anyone
+   * with its id): another actor's run on it is refused.
+   * @throws InvalidRequestError (an agent no worker runs, input that is not messages, a bad option,
+   * option `sessionId`: another actor's session), InvalidSessionIdError, TooManyRunsError
+   * (`maxRunsPerSession` runs already wait on the session); nothing is enqueued then
    */
   start(
     agent: string,
@@ -75,7 +110,11 @@ export interface DurableRuns extends Runs {
    * @throws RunNotFoundError (also for another actor's run), ReplayExpiredError (as a rejection)
    */
   check(runId: string, options?: { lastEventId?: string; actor?: Actor }): Promise<void>;
-  /** Runs the queue's runs in this process, `concurrency` at a time. @default concurrency 1 */
+  /**
+   * Runs the queue's runs in this process, `concurrency` at a time. @default concurrency 1
+   * @throws InvalidRequestError for an agent without `sessions` (option `agents`) or an event
+   * store without `lastSeq` (option `events`)
+   */
   work(agents: Readonly<Record<string, Agent>>, options?: { concurrency?: number }): DurableWorker;
   /** Closes the workers `work` made, the queue and every connection this object opened. */
   close(): Promise<void>;
@@ -96,6 +135,7 @@ const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled
  * const { runId } = await runs.start('support', 'Where is my order?', { actor });   // on any app server
  */
 export function durableRuns(options: DurableRunsOptions): DurableRuns {
+  checkDurableOptions(options);
   const queueName = options.queueName ?? 'rxagent-runs';
   const prefix = options.prefix ?? 'bull';
   const authorize = options.authorize ?? sameActor;
@@ -105,18 +145,28 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
   const client = given ?? new Redis(options.connection as IORedisOptions & { replyMapping?: never });
   // A client you pass keeps its own error listeners.
   if (!given) client.on('error', onError);
-  // BullMQ's own connections: made from the options, or duplicated from the client given.
-  const connection = (given ?? options.connection) as ConnectionOptions;
+  // BullMQ's own connections: made from the options, or duplicated from the client given. A worker
+  // needs `maxRetriesPerRequest: null` (BullMQ throws otherwise): a client made without it (ioredis's
+  // default is 20) lends its options with that one changed, and BullMQ opens its own connections.
+  const connection = (
+    given && given.options.maxRetriesPerRequest !== null
+      ? { ...given.options, maxRetriesPerRequest: null }
+      : (given ?? options.connection)
+  ) as ConnectionOptions;
   const keys = runKeys(prefix, queueName);
+  const workerLostMs = options.workerLostMs ?? 300_000;
+  const maxRunsPerSession = options.maxRunsPerSession ?? 100;
   const queue = new Queue(queueName, { connection, prefix });
   queue.on('error', onError);
   const env: RunEnv = {
     queue,
-    book: runBook(client, keys, options.retainMs ?? 86_400_000),
+    book: runBook(client, keys, options.retainMs ?? 86_400_000, maxRunsPerSession),
     events: options.events,
     sessions: options.sessions,
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
     sessionWaitMs: options.sessionWaitMs ?? 5_000,
+    // A run's enqueue takes moments; a run with no job for this long lost it for good.
+    orphanMs: Math.min(60_000, workerLostMs),
     onError,
   };
   const workers = new Set<DurableWorker>();
@@ -155,7 +205,12 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
         ...(actor === undefined ? {} : { actor: plainActor(actor) as Actor }),
       };
       const owner = actor?.id;
-      await env.book.create(run.runId, { agent, sessionId, owner });
+      const created = await env.book.create(run.runId, { agent, sessionId, owner });
+      if (created === 'foreign')
+        throw new InvalidRequestError('rxagent/bullmq: the session belongs to another actor', {
+          option: 'sessionId',
+        });
+      if (created === 'full') throw new TooManyRunsError(maxRunsPerSession);
       options.events.open(run.runId, { owner, durable: true });
       try {
         // Asked on the store's connection after its writes: once answered, any server can attach.
@@ -177,6 +232,17 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     },
 
     work(agents, workOptions = {}) {
+      for (const [name, agent] of Object.entries(agents))
+        if (!agent.options.sessions)
+          throw new InvalidRequestError(
+            `rxagent/bullmq: agent ${JSON.stringify(name)} has no sessions: a durable run keeps its checkpoints in its session (give it the same store as durableRuns)`,
+            { option: 'agents' },
+          );
+      if (!options.events.lastSeq)
+        throw new InvalidRequestError(
+          "rxagent/bullmq: the event store cannot tell a run's last event (lastSeq): a resumed run could not continue its events",
+          { option: 'events' },
+        );
       const worker = startWorker(
         env,
         {
@@ -202,7 +268,33 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
         return from(permitted(runId, attachOptions.actor, 'attach')).pipe(
           switchMap((record): Observable<SequencedEvent> => {
             if (!record) throw new RunNotFoundError(runId);
-            return options.events.read(runId, afterSeq);
+            // Kept after it ends: the watch below may subscribe late and must not read the run again.
+            const events$ = options.events
+              .read(runId, afterSeq)
+              .pipe(share({ resetOnComplete: false, resetOnError: false }));
+            let endedSince: number | undefined;
+            const held = async () => {
+              const look = await env.book.look(runId);
+              // A run that never got its job (its app server died in start) ends here: its end
+              // reaches this watcher through its events.
+              if (look === 'no-job') return endOrphan(env, runId, record.sessionId);
+              if (look === 'completed' || look === 'failed' || look === 'cancelled') {
+                // Its ender died between the record and the events (or its write to them was
+                // lost): the events are told again, as the record says.
+                endedSince ??= Date.now();
+                if (Date.now() - endedSince >= workerLostMs) {
+                  endedSince = Number.POSITIVE_INFINITY;
+                  options.events.end(runId, endOfStatus(runId, look));
+                }
+                return true;
+              }
+              return look !== 'unheld' && look !== 'gone';
+            };
+            // The watch on the run's worker lasts as long as the events do.
+            const lost$ = workerLost(runId, held, workerLostMs).pipe(
+              takeUntil(events$.pipe(ignoreElements(), endWith(true))),
+            );
+            return merge(events$, lost$);
           }),
         );
       });
@@ -217,10 +309,20 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     async decide(runId, toolCallId, decision: RunDecision, decideOptions = {}) {
       const record = await permitted(runId, decideOptions.actor, 'decide');
       if (!record) throw new RunNotFoundError(runId);
-      await recordDecision(options.sessions, record.sessionId, runId, toolCallId, decision);
       // Woken now if parked; a run on its way to parking finds the word when it gets there.
-      await env.book.wake(runId);
-      await promote(queue, runId);
+      const wake = async () => {
+        await env.book.wake(runId);
+        await promote(queue, runId);
+      };
+      try {
+        await recordDecision(options.sessions, record.sessionId, runId, toolCallId, decision);
+      } catch (error) {
+        // Decided already, maybe by a server that died before it woke the run: a client's retry
+        // wakes it (an attempt with nothing decided parks again).
+        if (ApprovalNotPendingError.is(error) && record.status === 'awaiting-approval') await wake();
+        throw error;
+      }
+      await wake();
     },
 
     async cancel(runId, cancelOptions = {}) {
@@ -231,8 +333,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
       if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
         await cancelDurableRun(options.sessions, record.sessionId, runId);
-        await endRun(env, runId, record.sessionId, { type: 'cancelled' });
-        return true;
+        // False when it ended meanwhile (its job gone because it completed).
+        return endRun(env, runId, record.sessionId, { type: 'cancelled' });
       }
       await client.publish(keys.cancels, runId);
       return true;
@@ -256,4 +358,10 @@ function afterSeqOf(runId: string, lastEventId: string | undefined): number {
   const parsed = parseEventId(lastEventId);
   if (parsed?.runId !== runId) throw new RunNotFoundError(parsed?.runId ?? lastEventId);
   return parsed.seq;
+}
+
+/** How an ended run reads to its watchers, from its record alone. */
+function endOfStatus(runId: string, status: 'completed' | 'failed' | 'cancelled'): RunEnd {
+  if (status !== 'failed') return { type: status };
+  return { type: 'failed', error: new RxAgentError(`The run ${runId} failed`, 'run_failed') };
 }

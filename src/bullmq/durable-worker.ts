@@ -46,11 +46,6 @@ export function startWorker(
 ): DurableWorker {
   // The runs this worker holds, each with what stops its attempt.
   const held = new Map<string, AbortController>();
-  const subscriber = settings.client.duplicate({ connectionName: 'rxagent-bullmq-cancels' });
-  subscriber.on('error', env.onError);
-  subscriber.on('message', (_channel: string, runId: string) => {
-    held.get(runId)?.abort(new RunCancelledError(runId));
-  });
   const worker = new Worker(
     settings.queueName,
     async (job: Job) => {
@@ -80,6 +75,12 @@ export function startWorker(
       maxStalledCount: settings.maxStalledCount,
     },
   );
+  // Made once the worker is (BullMQ may refuse its options by throwing: nothing left open then).
+  const subscriber = settings.client.duplicate({ connectionName: 'rxagent-bullmq-cancels' });
+  subscriber.on('error', env.onError);
+  subscriber.on('message', (_channel: string, runId: string) => {
+    held.get(runId)?.abort(new RunCancelledError(runId));
+  });
   worker.on('error', env.onError);
   worker.on('lockRenewalFailed', (jobIds) => {
     for (const jobId of jobIds) held.get(jobId)?.abort(new HandOver('lost'));
@@ -107,10 +108,17 @@ export function startWorker(
       .catch(env.onError);
   });
   let closing: Promise<void> | undefined;
+  // The names `start` accepts: told again every stalled interval, so a Redis that lost its data
+  // (a restart without persistence) learns them again while the worker runs.
+  const names = Object.keys(agents);
+  const announce = async () => {
+    if (names.length > 0) await settings.client.sadd(settings.keys.agents, ...names);
+  };
+  const announcing = setInterval(() => void announce().catch(env.onError), settings.stalledIntervalMs);
+  announcing.unref();
   const started = (async () => {
     await subscriber.subscribe(settings.keys.cancels);
-    const names = Object.keys(agents);
-    if (names.length > 0) await settings.client.sadd(settings.keys.agents, ...names);
+    await announce();
     // Listening for cancels before taking any run: a cancel published from now on is heard.
     if (!closing) void worker.run().catch(env.onError);
   })();
@@ -118,6 +126,7 @@ export function startWorker(
   return {
     close() {
       closing ??= (async () => {
+        clearInterval(announcing);
         await started.catch(() => undefined);
         const closed = worker.close();
         for (const controller of held.values()) controller.abort(new HandOver('close'));

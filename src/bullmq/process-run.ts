@@ -9,10 +9,10 @@ import {
   recordDecision,
 } from '../agent/durable/index.ts';
 import type { Agent } from '../agent/index.ts';
-import { ApprovalNotPendingError, RunLostError, RxAgentError } from '../core/index.ts';
+import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
 import { HandOver } from './hand-over.ts';
-import { endRun, promote, type RunEnv } from './run-env.ts';
+import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 
 /**
  * One attempt at a run, as a BullMQ processor: waits its session's turn (the job goes back to
@@ -55,6 +55,7 @@ export async function processRun(
     default:
       claim satisfies never;
   }
+  await dropForgotten(env, run);
   if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
@@ -93,11 +94,19 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
     case 'awaiting-approval': {
       // Each call's time runs from when it was first asked (a run woken and parked again keeps it).
       const until = Math.min(...end.pending.map((p) => dueAt(env, p.requestedAt)));
+      // A cancel that came after the attempt stopped listening: the run ends here.
+      if (await env.book.cancelRequested(runId)) {
+        await cancelDurableRun(env.sessions, sessionId, runId);
+        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        return;
+      }
       if (!(await env.book.park(runId, until))) return;
       await job.moveToDelayed(until, token);
-      // A decision recorded while this worker was parking the run could not wake a job still
-      // active: it left word instead.
-      if (await env.book.takeWake(runId)) await promote(env.queue, runId);
+      // A decision recorded, or a cancel asked, while this worker was parking the run could not
+      // wake or remove a job still active: they left word instead. Woken, the job's next attempt
+      // proceeds with the decision or ends the run cancelled.
+      if ((await env.book.takeWake(runId)) || (await env.book.cancelRequested(runId)))
+        await promote(env.queue, runId);
       throw new DelayedError();
     }
     case 'superseded': {
@@ -117,23 +126,32 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
   }
 }
 
-/** A run that has had no job for this long while it still heads its session is lost. */
-const ORPHAN_AFTER_MS = 60_000;
-
 /**
  * Whether the run heading a session no longer holds it: it ended or is gone (its entry dropped),
- * or it lost its job long ago (its enqueue failed halfway, or its job was removed from outside
- * BullMQ's flow: it ends failed, `RunLostError`), so no session waits forever on a dead run.
+ * or it lost its job long ago (`endOrphan`: it ends failed), so no session waits forever on a
+ * dead run.
  */
 async function freeSession(env: RunEnv, sessionId: string, head: string): Promise<boolean> {
   if (await env.book.heal(sessionId, head)) return true;
-  const record = await env.book.read(head);
-  if (!record || Date.now() - record.createdAt < ORPHAN_AFTER_MS) return false;
-  if ((await env.queue.getJobState(head)) !== 'unknown') return false;
-  await cancelDurableRun(env.sessions, sessionId, head, { end: 'failed' });
-  await endRun(env, head, sessionId, { type: 'failed', error: new RunLostError(head, 'writer_gone') });
-  return true;
+  return endOrphan(env, head, sessionId);
 }
+
+/**
+ * Ends, in the session, the run of a checkpoint the queue no longer knows (its record gone with a
+ * Redis that lost its data while the session store kept the checkpoint) or knows as ended (its end
+ * reached the queue's record but not the session): else the session would refuse every next run
+ * (`run_in_progress`) for good. A run still going holds the session's FIFO ahead of this one, so
+ * it is never the one dropped here.
+ */
+async function dropForgotten(env: RunEnv, run: DurableRunJob): Promise<void> {
+  const checkpoint = await readCheckpoint(env.sessions, run.sessionId);
+  if (!checkpoint || checkpoint.runId === run.runId) return;
+  const record = await env.book.read(checkpoint.runId);
+  if (record && !ENDED.has(record.status)) return;
+  await cancelDurableRun(env.sessions, run.sessionId, checkpoint.runId, { end: 'failed' });
+}
+
+const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /** How an attempt's end reads to the run's watchers. */
 function runEnd(end: DurableRunEnd & { type: 'completed' | 'cancelled' | 'failed' }): RunEnd {

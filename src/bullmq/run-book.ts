@@ -28,11 +28,22 @@ export type Claim =
 
 const ENDED = "s == 'completed' or s == 'failed' or s == 'cancelled'";
 
-// KEYS: run, session. ARGV: agent, sessionId, owner, runId, createdAt.
+// Redis's clock (ms), the same for every server.
+const NOW =
+  "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+
+// KEYS: run, session, session's owner. ARGV: agent, sessionId, owner, runId, maxRunsPerSession.
+// A session belongs to the actor whose run made it ('' for none: open to anyone); at most
+// maxRunsPerSession runs wait on it.
 const CREATE = redisScript(`
-redis.call('HSET', KEYS[1], 'agent', ARGV[1], 'sessionId', ARGV[2], 'owner', ARGV[3], 'status', 'queued', 'createdAt', ARGV[5])
+local owner = redis.call('GET', KEYS[3])
+if owner and owner ~= '' and owner ~= ARGV[3] then return 'foreign' end
+if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
+if not owner then redis.call('SET', KEYS[3], ARGV[3]) end
+${NOW}
+redis.call('HSET', KEYS[1], 'agent', ARGV[1], 'sessionId', ARGV[2], 'owner', ARGV[3], 'status', 'queued', 'createdAt', now)
 redis.call('RPUSH', KEYS[2], ARGV[4])
-return 1`);
+return 'ok'`);
 
 // KEYS: run, session. ARGV: runId.
 const CLAIM = redisScript(`
@@ -86,21 +97,51 @@ if s and not (${ENDED}) then return 0 end
 redis.call('LPOP', KEYS[1])
 return 1`);
 
+// KEYS: run, job, lock. What a watcher needs to know whether a worker holds the run: its status,
+// whether its job exists, whether a worker holds the job's lock.
+const LOOK = redisScript(`
+return {redis.call('HGET', KEYS[1], 'status') or '', redis.call('EXISTS', KEYS[2]), redis.call('EXISTS', KEYS[3])}`);
+
+// KEYS: run, job. ARGV: orphanMs. 1 when the run has not ended, has no job, and was made at least
+// orphanMs ago (by Redis's clock): its enqueue never happened (its app server died in start) or its
+// job was removed from outside the run's flow; 2 when a cancel was asked too (its app server died
+// after removing the job, before ending the run).
+const ORPHANED = redisScript(`
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s or ${ENDED} then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+${NOW}
+if now - tonumber(redis.call('HGET', KEYS[1], 'createdAt') or '0') < tonumber(ARGV[1]) then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'cancel') == 1 then return 2 end
+return 1`);
+
+/** What a watcher sees of a run's worker. */
+export type WorkerLook =
+  'held' | 'unheld' | 'no-job' | 'gone' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
 /**
  * The runs of a queue as every process sees them: each run's record, and each session's FIFO of
  * runs not yet ended (only its head may run: one run per session at a time, in order). Every change
  * that depends on what is there is one Lua script, so two servers never both end a run.
  */
-export function runBook(client: Redis, keys: RunKeys, retainMs: number) {
+export function runBook(client: Redis, keys: RunKeys, retainMs: number, maxRunsPerSession: number) {
   const run = (script: { run: typeof CREATE.run }, k: string[], a: (string | number)[]) =>
     script.run(client, k, a);
   return {
-    async create(runId: string, record: { agent: string; sessionId: string; owner: string | undefined }) {
-      await run(
+    /**
+     * Records a new run at the end of its session's FIFO.
+     * @returns `foreign` (the session belongs to another actor) or `full` (maxRunsPerSession runs
+     * wait on it), nothing recorded then
+     */
+    async create(
+      runId: string,
+      record: { agent: string; sessionId: string; owner: string | undefined },
+    ): Promise<'ok' | 'foreign' | 'full'> {
+      return (await run(
         CREATE,
-        [keys.run(runId), keys.session(record.sessionId)],
-        [record.agent, record.sessionId, record.owner ?? '', runId, Date.now()],
-      );
+        [keys.run(runId), keys.session(record.sessionId), keys.sessionOwner(record.sessionId)],
+        [record.agent, record.sessionId, record.owner ?? '', runId, maxRunsPerSession],
+      )) as 'ok' | 'foreign' | 'full';
     },
 
     /** Undoes `create` for a run that could not be enqueued. */
@@ -169,6 +210,26 @@ export function runBook(client: Redis, keys: RunKeys, retainMs: number) {
 
     async takeWake(runId: string): Promise<boolean> {
       return (await run(TAKE_WAKE, [keys.run(runId)], [])) === '1';
+    },
+
+    /** Whether a worker holds the run now (`waiting`: queued or parked, nothing should hold it). */
+    async look(runId: string): Promise<WorkerLook> {
+      const [status, job, lock] = (await run(
+        LOOK,
+        [keys.run(runId), keys.job(runId), keys.lock(runId)],
+        [],
+      )) as [string, number, number];
+      if (status === '') return 'gone';
+      if (status === 'completed' || status === 'failed' || status === 'cancelled') return status;
+      if (job === 0) return 'no-job';
+      if (status !== 'running') return 'waiting';
+      return lock === 1 ? 'held' : 'unheld';
+    },
+
+    /** Whether the run lost its job for good, and how it ends then (see ORPHANED). */
+    async orphaned(runId: string, orphanMs: number): Promise<'failed' | 'cancelled' | undefined> {
+      const answer = await run(ORPHANED, [keys.run(runId), keys.job(runId)], [orphanMs]);
+      return answer === 2 ? 'cancelled' : answer === 1 ? 'failed' : undefined;
     },
 
     /** Drops `head` from the session's FIFO when its run ended or is gone; @returns whether it is no longer there */

@@ -76,7 +76,9 @@ export function durableOptions(options: Record<string, unknown>): DurableRunOpti
  */
 export function plainActor(actor: Actor | undefined): Actor | undefined {
   if (actor === undefined) return undefined;
-  if (!isObject(actor) || typeof actor.id !== 'string') refuse('actor', 'an actor needs a string id');
+  // An empty id would read as no owner: the run (and its session) open to anyone.
+  if (!isObject(actor) || typeof actor.id !== 'string' || actor.id === '')
+    refuse('actor', 'an actor needs a non-empty string id');
   return plainData('actor', actor) as Actor;
 }
 

@@ -1,6 +1,10 @@
 import { Queue } from 'bullmq';
+import { durableRuns } from '../../src/bullmq/index.ts';
+import { memoryRunEventStore } from '../../src/http/index.ts';
+import { memorySessionStore } from '../../src/sessions/index.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentInput } from '../../src/agent/index.ts';
+import { Agent, type AgentInput } from '../../src/agent/index.ts';
+import { openai } from '../../src/providers/openai/index.ts';
 import { InvalidRequestError, InvalidSessionIdError } from '../../src/core/index.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 
@@ -75,6 +79,11 @@ describe('durableRuns.start refuses bad input with a typed error, enqueuing noth
       (e) => InvalidRequestError.is(e) && e.option === 'onLimit',
     ],
     [
+      'an actor whose id is empty (it would read as no owner: open to anyone)',
+      (s) => s.runs.start('chat', 'Hi', { actor: { id: '' } }),
+      (e) => InvalidRequestError.is(e) && e.option === 'actor',
+    ],
+    [
       'an actor without an id',
       (s) => s.runs.start('chat', 'Hi', { actor: {} as never }),
       (e) => InvalidRequestError.is(e) && e.option === 'actor',
@@ -98,4 +107,48 @@ describe('durableRuns.start refuses bad input with a typed error, enqueuing noth
     expect(InvalidRequestError.is(refused)).toBe(true);
     expect(await leftovers(setup)).toEqual({ jobs: 0, keys: [] });
   });
+});
+
+describe('durableRuns.work refuses an agent it could not run durably', () => {
+  it('an agent without sessions: a typed error at once, not a run that fails after five attempts', async () => {
+    setup = durableSetup('http://127.0.0.1:9/v1');
+    const agent = new Agent({
+      model: openai('gpt-4o-mini', { apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1' }),
+    });
+    let error: unknown;
+    try {
+      setup.runs.work({ chat: agent });
+    } catch (e) {
+      error = e;
+    }
+    expect(InvalidRequestError.is(error) && error.option === 'agents').toBe(true);
+    // Nothing announced: start still refuses the name.
+    expect(InvalidRequestError.is(await setup.runs.start('chat', 'Hi').catch((e: unknown) => e))).toBe(true);
+  });
+});
+
+describe('durableRuns refuses timings it could not keep, before it opens anything', () => {
+  for (const [option, value] of [
+    ['approvalTimeoutMs', Number.POSITIVE_INFINITY],
+    ['approvalTimeoutMs', 100 * 365 * 86_400_000],
+    ['approvalTimeoutMs', 0],
+    ['lockMs', Number.NaN],
+    ['retainMs', -1],
+    ['workerLostMs', 1.5],
+    ['maxRunsPerSession', 0],
+  ] as const)
+    it(`${option}: ${value}`, () => {
+      let error: unknown;
+      try {
+        durableRuns({
+          connection: { host: '127.0.0.1', port: 6379, lazyConnect: true },
+          sessions: memorySessionStore(),
+          events: memoryRunEventStore(),
+          [option]: value,
+        });
+      } catch (e) {
+        error = e;
+      }
+      expect(InvalidRequestError.is(error) && error.option === option).toBe(true);
+    });
 });

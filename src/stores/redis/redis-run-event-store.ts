@@ -189,8 +189,15 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     },
     control,
     lastSeq: async (runId) => {
-      // The newest entries: maybe the end marker (an automatic id), then the newest `0-<n+1>`.
-      const latest = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 2)) as Entry[];
+      // The newest event entry `0-<n+1>`: end markers (automatic ids, however many were written)
+      // all sort after every `0-…` id.
+      const latest = (await client.xrevrange(
+        key(runId),
+        '0-18446744073709551615',
+        '-',
+        'COUNT',
+        1,
+      )) as Entry[];
       const newest = latest.find(([id]) => id.startsWith('0-'))?.[0];
       return newest === undefined ? 0 : Number(newest.slice(2)) - 1;
     },

@@ -23,7 +23,13 @@ const runs = durableRuns({
 });
 const counter = new Redis(url);
 // Refunds are counted outside the process (it may be killed): INCR in Redis.
-const refund = refundAgent(config.baseURL, sessions, () => counter.incr(`${config.prefix}:refunds`)).agent;
+const refund = refundAgent(config.baseURL, sessions, (amount) =>
+  counter
+    .multi()
+    .incr(`${config.prefix}:refunds`)
+    .hincrby(`${config.prefix}:refunds-by-amount`, String(amount), 1)
+    .exec(),
+).agent;
 const worker = runs.work({ chat: chatAgent(config.baseURL, sessions), refund }, { concurrency: 2 });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
