@@ -22,6 +22,7 @@ import {
 } from '../core/index.ts';
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
 import type { RunEnd, RunEventStore } from '../http/run-event-store.ts';
+import { resumableEvents } from '../http/resumable-events.ts';
 import type { RunDecision, Runs, RunStatus } from '../http/runs.ts';
 import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
 import type { Actor } from '../security/actor.ts';
@@ -263,41 +264,44 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     },
 
     attach(runId, attachOptions = {}) {
-      return defer(() => {
-        const afterSeq = afterSeqOf(runId, attachOptions.lastEventId);
-        return from(permitted(runId, attachOptions.actor, 'attach')).pipe(
-          switchMap((record): Observable<SequencedEvent> => {
-            if (!record) throw new RunNotFoundError(runId);
-            // Kept after it ends: the watch below may subscribe late and must not read the run again.
-            const events$ = options.events
-              .read(runId, afterSeq)
-              .pipe(share({ resetOnComplete: false, resetOnError: false }));
-            let endedSince: number | undefined;
-            const held = async () => {
-              const look = await env.book.look(runId);
-              // A run that never got its job (its app server died in start) ends here: its end
-              // reaches this watcher through its events.
-              if (look === 'no-job') return endOrphan(env, runId, record.sessionId);
-              if (look === 'completed' || look === 'failed' || look === 'cancelled') {
-                // Its ender died between the record and the events (or its write to them was
-                // lost): the events are told again, as the record says.
-                endedSince ??= Date.now();
-                if (Date.now() - endedSince >= workerLostMs) {
-                  endedSince = Number.POSITIVE_INFINITY;
-                  options.events.end(runId, endOfStatus(runId, look));
+      // Resumable after any event id: `writeSSE` and `BodyPacer` stop reading while a client is slow.
+      return resumableEvents((lastEventId = attachOptions.lastEventId) =>
+        defer(() => {
+          const afterSeq = afterSeqOf(runId, lastEventId);
+          return from(permitted(runId, attachOptions.actor, 'attach')).pipe(
+            switchMap((record): Observable<SequencedEvent> => {
+              if (!record) throw new RunNotFoundError(runId);
+              // Kept after it ends: the watch below may subscribe late and must not read the run again.
+              const events$ = options.events
+                .read(runId, afterSeq)
+                .pipe(share({ resetOnComplete: false, resetOnError: false }));
+              let endedSince: number | undefined;
+              const held = async () => {
+                const look = await env.book.look(runId);
+                // A run that never got its job (its app server died in start) ends here: its end
+                // reaches this watcher through its events.
+                if (look === 'no-job') return endOrphan(env, runId, record.sessionId);
+                if (look === 'completed' || look === 'failed' || look === 'cancelled') {
+                  // Its ender died between the record and the events (or its write to them was
+                  // lost): the events are told again, as the record says.
+                  endedSince ??= Date.now();
+                  if (Date.now() - endedSince >= workerLostMs) {
+                    endedSince = Number.POSITIVE_INFINITY;
+                    options.events.end(runId, endOfStatus(runId, look));
+                  }
+                  return true;
                 }
-                return true;
-              }
-              return look !== 'unheld' && look !== 'gone';
-            };
-            // The watch on the run's worker lasts as long as the events do.
-            const lost$ = workerLost(runId, held, workerLostMs).pipe(
-              takeUntil(events$.pipe(ignoreElements(), endWith(true))),
-            );
-            return merge(events$, lost$);
-          }),
-        );
-      });
+                return look !== 'unheld' && look !== 'gone';
+              };
+              // The watch on the run's worker lasts as long as the events do.
+              const lost$ = workerLost(runId, held, workerLostMs).pipe(
+                takeUntil(events$.pipe(ignoreElements(), endWith(true))),
+              );
+              return merge(events$, lost$);
+            }),
+          );
+        }),
+      );
     },
 
     async check(runId, checkOptions = {}) {

@@ -1,13 +1,20 @@
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReplayExpiredError, RunNotFoundError } from '../../src/core/index.ts';
+import { isResumable } from '../../src/http/index.ts';
+import { chatAgent } from './support/chat-agent.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type ModelServer, startModelServer } from './support/model-server.ts';
 
 let setup: DurableSetup | undefined;
+
+let model: ModelServer | undefined;
 
 afterEach(async () => {
   await setup?.close();
   setup = undefined;
+  await model?.close();
+  model = undefined;
 });
 
 const failure = (promise: Promise<unknown>) =>
@@ -40,5 +47,26 @@ describe('attach and check refuse what they cannot serve, typed', () => {
     await other.check(runId, { actor: { id: 'alice' } });
     expect(await other.status(runId)).toBe('queued');
     expect(await other.status('no-such-run')).toBeNull();
+  });
+});
+
+describe('attach can be read again after any event (what writeSSE and BodyPacer pace with)', () => {
+  it('is resumable: resumeAfter(id) gives the events after that one, as a fresh attach would', async () => {
+    model = await startModelServer({ words: ['One ', 'two ', 'three.'], delayMs: 5 });
+    setup = durableSetup(model.baseURL, { agents: ['chat'] });
+    const worker = setup.runs.work({ chat: chatAgent(model.baseURL, setup.sessions) });
+    try {
+      const alice = { id: 'alice' };
+      const { runId } = await setup.runs.start('chat', 'Count', { actor: alice });
+      const attached = setup.runs.attach(runId, { actor: alice });
+      expect(isResumable(attached)).toBe(true);
+      const all = await lastValueFrom(attached.pipe(toArray()));
+      expect(all.length).toBeGreaterThan(3);
+      if (!isResumable(attached)) return;
+      const rest = await lastValueFrom(attached.resumeAfter(all[1]!.id).pipe(toArray()));
+      expect(rest.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+    } finally {
+      await worker.close();
+    }
   });
 });
