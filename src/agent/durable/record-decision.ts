@@ -1,8 +1,9 @@
-import { ApprovalNotPendingError, SessionConflictError } from '../../core/index.ts';
+import { ApprovalNotPendingError } from '../../core/index.ts';
 import type { RunDecision } from '../../http/runs.ts';
-import type { SessionStore } from '../../sessions/index.ts';
+import type { Session, SessionStore } from '../../sessions/index.ts';
 import { checkpointIn } from './read-checkpoint.ts';
 import { RUN_KEY } from './run-checkpoint.ts';
+import { updateCheckpoint } from './update-checkpoint.ts';
 
 /**
  * Conflicting writes (a resume, a cancel) a decision is retried over, besides one per write the
@@ -13,25 +14,20 @@ const ATTEMPTS = 8;
 const WRITES_PER_CALL = 3;
 
 /** Whether the session's checkpoint holds exactly this decision on the call, no longer pending. */
-async function landed(
-  sessions: SessionStore,
-  sessionId: string,
+function decidedHere(
+  session: Session | null,
   runId: string,
   toolCallId: string,
   answer: RunDecision,
-): Promise<boolean> {
-  try {
-    const checkpoint = checkpointIn(await sessions.get(sessionId));
-    const recorded = checkpoint?.runId === runId ? checkpoint.decisions[toolCallId] : undefined;
-    return (
-      recorded !== undefined &&
-      recorded.approved === answer.approved &&
-      recorded.reason === answer.reason &&
-      !checkpoint!.pending.some((p) => p.toolCallId === toolCallId)
-    );
-  } catch {
-    return false; // still failing: the caller gets the first error
-  }
+): boolean {
+  const checkpoint = checkpointIn(session);
+  const recorded = checkpoint?.runId === runId ? checkpoint.decisions[toolCallId] : undefined;
+  return (
+    recorded !== undefined &&
+    recorded.approved === answer.approved &&
+    recorded.reason === answer.reason &&
+    !checkpoint!.pending.some((p) => p.toolCallId === toolCallId)
+  );
 }
 
 /**
@@ -53,34 +49,25 @@ export async function recordDecision(
     approved: decision.approved === true,
     ...(typeof decision.reason === 'string' ? { reason: decision.reason } : {}),
   };
-  for (let attempt = 1; ; attempt++) {
-    const session = await sessions.get(sessionId);
-    const checkpoint = checkpointIn(session);
-    if (
-      !session ||
-      checkpoint?.runId !== runId ||
-      !checkpoint.pending.some((p) => p.toolCallId === toolCallId)
-    )
-      throw new ApprovalNotPendingError(runId, toolCallId);
-    const next = {
-      ...checkpoint,
-      pending: checkpoint.pending.filter((p) => p.toolCallId !== toolCallId),
-      decisions: { ...checkpoint.decisions, [toolCallId]: answer },
-      last: { type: 'decision', toolCallId },
-    };
-    try {
-      await sessions.append(sessionId, [], {
-        expectedVersion: session.version,
+  await updateCheckpoint(
+    sessions,
+    sessionId,
+    (session) => {
+      const checkpoint = checkpointIn(session);
+      if (checkpoint?.runId !== runId || !checkpoint.pending.some((p) => p.toolCallId === toolCallId))
+        throw new ApprovalNotPendingError(runId, toolCallId);
+      const next = {
+        ...checkpoint,
+        pending: checkpoint.pending.filter((p) => p.toolCallId !== toolCallId),
+        decisions: { ...checkpoint.decisions, [toolCallId]: answer },
+        last: { type: 'decision', toolCallId },
+      };
+      return {
+        messages: [],
         metadata: { [RUN_KEY]: next },
-      });
-      return;
-    } catch (error) {
-      const bound = ATTEMPTS + WRITES_PER_CALL * (checkpoint.turn?.toolCalls.length ?? 0);
-      if (SessionConflictError.is(error) && attempt < bound) continue;
-      // A failure reported for an append that landed (a timeout): the decision stands.
-      if (!SessionConflictError.is(error) && (await landed(sessions, sessionId, runId, toolCallId, answer)))
-        return;
-      throw error;
-    }
-  }
+        attempts: ATTEMPTS + WRITES_PER_CALL * (checkpoint.turn?.toolCalls.length ?? 0),
+      };
+    },
+    (session) => decidedHere(session, runId, toolCallId, answer),
+  );
 }
