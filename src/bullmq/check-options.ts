@@ -13,6 +13,7 @@ const BOUNDS = {
   sessionWaitMs: [10, DAY],
   workerLostMs: [1, 30 * DAY],
   maxRunsPerSession: [1, 1_000_000],
+  maxIdleAttempts: [1, 1_000_000],
 } as const;
 
 /**

@@ -82,6 +82,12 @@ export interface DurableRunsOptions {
   workerLostMs?: number;
   /** How long a run whose session is busy waits before it looks again (it is woken when the session frees). @default 5_000 */
   sessionWaitMs?: number;
+  /**
+   * Attempts in a row that may take a run and record nothing (each one's worker died, or closed,
+   * before its next checkpoint) before the run fails with `run_attempts_exhausted`: a step that
+   * kills its worker every time is not paid for again and again. @default 10
+   */
+  maxIdleAttempts?: number;
   /** Errors nobody awaits (a worker's connection, a write the run goes on without). @default ignored */
   onError?: (error: unknown) => void;
 }
@@ -166,6 +172,7 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
     sessions: options.sessions,
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
     sessionWaitMs: options.sessionWaitMs ?? 5_000,
+    maxIdleAttempts: options.maxIdleAttempts ?? 10,
     // A run's enqueue takes moments; a run with no job for this long lost it for good.
     orphanMs: Math.min(60_000, workerLostMs),
     onError,

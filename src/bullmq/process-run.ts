@@ -63,7 +63,11 @@ export async function processRun(
     await endRun(env, runId, sessionId, { type: 'cancelled' });
     return;
   }
-  const end = await driveDurableRun(agent, run, { events: env.events, signal });
+  const end = await driveDurableRun(agent, run, {
+    events: env.events,
+    signal,
+    maxIdleAttempts: env.maxIdleAttempts,
+  });
   if (end.type === 'stopped') {
     // Closing: the run goes back to the queue, for a worker to resume from its checkpoint (unless
     // a cancel came meanwhile: then it ends here).

@@ -14,6 +14,8 @@ export interface RunEnv {
   approvalTimeoutMs: number;
   /** How long a run whose session is busy waits before it looks again (it is also woken when the session frees). */
   sessionWaitMs: number;
+  /** Attempts in a row with nothing recorded before a run fails (`driveDurableRun`'s `maxIdleAttempts`). */
+  maxIdleAttempts: number;
   /** How long a run not ended may have no job before it is lost (its enqueue never happened). */
   orphanMs: number;
   onError: (error: unknown) => void;

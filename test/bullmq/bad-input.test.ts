@@ -136,6 +136,7 @@ describe('durableRuns refuses timings it could not keep, before it opens anythin
     ['retainMs', -1],
     ['workerLostMs', 1.5],
     ['maxRunsPerSession', 0],
+    ['maxIdleAttempts', 0],
   ] as const)
     it(`${option}: ${value}`, () => {
       let error: unknown;
