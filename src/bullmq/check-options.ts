@@ -14,6 +14,7 @@ const BOUNDS = {
   workerLostMs: [1, 30 * DAY],
   maxRunsPerSession: [1, 1_000_000],
   maxIdleAttempts: [1, 1_000_000],
+  closeGraceMs: [0, DAY],
 } as const;
 
 /**

@@ -88,6 +88,11 @@ export interface DurableRunsOptions {
    * kills its worker every time is not paid for again and again. @default 10
    */
   maxIdleAttempts?: number;
+  /**
+   * How long `worker.close()` lets a run's tool calls in `execute` finish (their outcomes recorded)
+   * before it hands the run back, when they would otherwise be in doubt. @default 10_000
+   */
+  closeGraceMs?: number;
   /** Errors nobody awaits (a worker's connection, a write the run goes on without). @default ignored */
   onError?: (error: unknown) => void;
 }
@@ -262,6 +267,7 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
           lockMs: options.lockMs ?? 30_000,
           stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
           maxStalledCount: options.maxStalledCount ?? 1000,
+          closeGraceMs: options.closeGraceMs ?? 10_000,
         },
         agents,
         workOptions.concurrency ?? 1,

@@ -12,8 +12,10 @@ import type { RunKeys } from './run-keys.ts';
 /** A worker of durable runs in this process. */
 export interface DurableWorker {
   /**
-   * Stops taking runs, aborts the runs it holds at their last checkpoint and hands them back to the
-   * queue (another worker resumes each; not a failure), and closes its connections. For SIGTERM.
+   * Stops taking runs, hands the runs it holds back to the queue at their last checkpoint (another
+   * worker resumes each; not a failure) and closes its connections. For SIGTERM. A run whose tool
+   * calls are in `execute` is handed back once they end (their outcomes recorded: not run again,
+   * not in doubt), or after `closeGraceMs`; any other at once.
    */
   close(): Promise<void>;
 }
@@ -30,6 +32,8 @@ export interface WorkerSettings {
   lockMs: number;
   stalledIntervalMs: number;
   maxStalledCount: number;
+  /** How long `close` lets a run's tool calls in `execute` finish before it hands the run back. */
+  closeGraceMs: number;
 }
 
 /**
@@ -44,14 +48,17 @@ export function startWorker(
   agents: Readonly<Record<string, Agent>>,
   concurrency: number,
 ): DurableWorker {
-  // The runs this worker holds, each with what stops its attempt.
-  const held = new Map<string, AbortController>();
+  // The runs this worker holds: what stops each attempt, and how many of its calls are in `execute`.
+  const held = new Map<string, { controller: AbortController; executing: number; idle?: () => void }>();
   const worker = new Worker(
     settings.queueName,
     async (job: Job) => {
       const run = runOfJob(job.data);
-      const controller = new AbortController();
-      held.set(run.runId, controller);
+      const entry: { controller: AbortController; executing: number; idle?: () => void } = {
+        controller: new AbortController(),
+        executing: 0,
+      };
+      held.set(run.runId, entry);
       try {
         await processRun(
           env,
@@ -59,9 +66,14 @@ export function startWorker(
           run,
           job,
           job.token ?? '',
-          controller.signal,
+          entry.controller.signal,
+          (count) => {
+            entry.executing = count;
+            if (count === 0) entry.idle?.();
+          },
         );
       } finally {
+        entry.idle?.(); // its grace timer, if `close` started one
         held.delete(run.runId);
       }
     },
@@ -79,11 +91,11 @@ export function startWorker(
   const subscriber = settings.client.duplicate({ connectionName: 'rxagent-bullmq-cancels' });
   subscriber.on('error', env.onError);
   subscriber.on('message', (_channel: string, runId: string) => {
-    held.get(runId)?.abort(new RunCancelledError(runId));
+    held.get(runId)?.controller.abort(new RunCancelledError(runId));
   });
   worker.on('error', env.onError);
   worker.on('lockRenewalFailed', (jobIds) => {
-    for (const jobId of jobIds) held.get(jobId)?.abort(new HandOver('lost'));
+    for (const jobId of jobIds) held.get(jobId)?.controller.abort(new HandOver('lost'));
   });
   // A job BullMQ failed: its processor threw something unexpected, or it stalled more often than
   // `maxStalledCount` allows (its workers kept dying). Its run ends failed, its watchers told.
@@ -129,7 +141,18 @@ export function startWorker(
         clearInterval(announcing);
         await started.catch(() => undefined);
         const closed = worker.close();
-        for (const controller of held.values()) controller.abort(new HandOver('close'));
+        for (const entry of held.values()) {
+          const handBack = () => entry.controller.abort(new HandOver('close'));
+          // A call in `execute` is let finish: handed back now, it would be in doubt (`interrupted`).
+          if (entry.executing === 0) handBack();
+          else {
+            const grace = setTimeout(handBack, settings.closeGraceMs);
+            entry.idle = () => {
+              clearTimeout(grace);
+              handBack();
+            };
+          }
+        }
         await closed;
         subscriber.disconnect();
       })();

@@ -29,6 +29,7 @@ export async function processRun(
   job: Job,
   token: string,
   signal: AbortSignal,
+  onExecuting?: (count: number) => void,
 ): Promise<void> {
   const { runId, sessionId } = run;
   const later = async (ms: number): Promise<never> => {
@@ -67,6 +68,7 @@ export async function processRun(
     events: env.events,
     signal,
     maxIdleAttempts: env.maxIdleAttempts,
+    ...(onExecuting ? { onExecuting } : {}),
   });
   if (end.type === 'stopped') {
     // Closing: the run goes back to the queue, for a worker to resume from its checkpoint (unless

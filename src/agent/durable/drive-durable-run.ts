@@ -50,6 +50,11 @@ export interface DurableRunEnv {
    * @default 10
    */
   maxIdleAttempts?: number;
+  /**
+   * Told how many of the run's tool calls are in `execute` (their start recorded, their outcome
+   * not yet), whenever that changes: a worker closing lets them finish before it aborts the attempt.
+   */
+  onExecuting?: (count: number) => void;
 }
 
 /** Events that report a recorded item; any other event after the last checkpoint is part of a turn. */
@@ -150,7 +155,7 @@ export async function driveDurableRun(
     found ? history.length - found.base : 0,
     signal,
   );
-  const hooks = checkpointHooks(writer, () => seq);
+  const hooks = checkpointHooks(writer, () => seq, env.onExecuting);
   const ends = runEnds({
     writer,
     job,
