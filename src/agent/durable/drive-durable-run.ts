@@ -12,7 +12,7 @@ import {
   take,
   takeUntil,
 } from 'rxjs';
-import { RunCancelledError, RxAgentError } from '../../core/index.ts';
+import { AuditLogError, RunCancelledError, RxAgentError } from '../../core/index.ts';
 import type { RunEventStore } from '../../http/run-event-store.ts';
 import { eventId } from '../../http/sequenced-event.ts';
 import type { Agent } from '../agent.ts';
@@ -249,6 +249,9 @@ export async function driveDurableRun(
     catchError((error: unknown): Observable<DurableRunEnd> => {
       // A lost write (a conflict, the store down) ends the attempt, not the run.
       if (writer.failure) return of(superseded(writer.failure, env.logger));
+      // So does an audit store that failed under a call (a restarting Redis): the attempt rejects
+      // with it and is tried again from its checkpoint; the call is in doubt only if `execute` ran.
+      if (AuditLogError.is(error)) throw error;
       return from(ends.fail(state, error)).pipe(
         catchError((lost: unknown) => of(superseded(lost, env.logger))),
       );
