@@ -1,6 +1,6 @@
-import { SessionConflictError } from '../core/index.ts';
 import type { Actor } from '../security/actor.ts';
 import type { SessionStore } from '../sessions/index.ts';
+import { claimOwner, ownerIn } from './claim-owner.ts';
 
 /** An AG-UI thread as its guard sees it: its id and the id of the actor that started it. */
 export interface AgUiThread {
@@ -44,24 +44,13 @@ export async function threadAllowed(
     authorize(actor, { type: 'thread', id: threadId, owner }, action);
   if (!store) return judge(undefined);
   const recordId = await threadRecordId(threadId);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const record = await store.get(recordId);
-    const value = record?.metadata[THREAD_OWNER_KEY];
-    const owner = typeof value === 'string' ? value : undefined;
-    if (!(await judge(owner))) return false;
-    if (owner !== undefined || actor === undefined) return true;
-    try {
-      await store.append(recordId, [], {
-        expectedVersion: record?.version ?? 0,
-        metadata: { [THREAD_OWNER_KEY]: actor.id },
-      });
-      return true;
-    } catch (error) {
-      if (!SessionConflictError.is(error)) throw error;
-      // Claimed (or changed) meanwhile: judge again against what the record says now.
-    }
-  }
-  return false;
+  const record = await store.get(recordId);
+  const owner = ownerIn(record?.metadata, THREAD_OWNER_KEY);
+  if (!(await judge(owner))) return false;
+  if (owner !== undefined || actor === undefined) return true;
+  const claimed = await claimOwner(store, recordId, THREAD_OWNER_KEY, actor.id, record?.version ?? 0);
+  // Claimed meanwhile by someone else: judged against what the record says now.
+  return claimed !== undefined && (claimed === actor.id || judge(claimed));
 }
 
 /** The id of a thread's ownership record: a valid session id whatever characters the thread id holds. */

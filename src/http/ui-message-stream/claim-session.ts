@@ -1,6 +1,6 @@
-import { SessionConflictError } from '../../core/index.ts';
 import type { Actor } from '../../security/index.ts';
 import type { SessionStore } from '../../sessions/index.ts';
+import { claimOwner, ownerIn } from '../claim-owner.ts';
 
 /** The session metadata key holding the id of the actor a chat's session belongs to. */
 export const CHAT_OWNER_KEY = 'chatOwner';
@@ -20,18 +20,7 @@ export async function claimSession(
   actor: Actor | undefined,
 ): Promise<boolean> {
   const session = await store.get(chatId);
-  const owner = session?.metadata[CHAT_OWNER_KEY];
-  if (typeof owner === 'string') return owner === actor?.id;
-  if (actor === undefined) return true;
-  try {
-    await store.append(chatId, [], {
-      expectedVersion: session?.version ?? 0,
-      metadata: { [CHAT_OWNER_KEY]: actor.id },
-    });
-    return true;
-  } catch (error) {
-    if (!SessionConflictError.is(error)) throw error;
-    const now = await store.get(chatId);
-    return now?.metadata[CHAT_OWNER_KEY] === actor.id;
-  }
+  const owner = ownerIn(session?.metadata, CHAT_OWNER_KEY);
+  if (owner !== undefined || actor === undefined) return owner === actor?.id;
+  return (await claimOwner(store, chatId, CHAT_OWNER_KEY, actor.id, session?.version ?? 0)) === actor.id;
 }
