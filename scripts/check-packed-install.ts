@@ -29,7 +29,6 @@ const OPENAI_ONLY = new Set([
   'rxjs',
   'tslib',
   'eventsource-parser',
-  'ky',
   'zod',
   'ajv',
   'fast-deep-equal',

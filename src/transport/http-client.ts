@@ -1,14 +1,25 @@
-import ky, { type BeforeRequestHook, isKyError, type KyInstance } from 'ky';
 import { Observable } from 'rxjs';
 import { InvalidRequestError, NetworkError, RxAgentError } from '../core/index.ts';
 import { type CheckedRequest, checkRequest, type RequiredCredential } from './check-request.ts';
-import { BODY_TEXT, fetchWithBody } from './fetch-with-body.ts';
 import { type ErrorBodyParser, httpError } from './http-error.ts';
 import { mergeHeaders } from './merge-headers.ts';
 import { networkFailure } from './network-failure.ts';
 import { readErrorBody } from './read-error-body.ts';
 import { isRedirect, redirectRefused } from './redirect-refused.ts';
 import { redactSecrets, requestSecrets } from './request-secrets.ts';
+
+/** A request about to be sent, as {@link HttpClientOptions.sign} sees it. */
+export interface OutgoingRequest {
+  readonly url: string;
+  readonly method: string;
+  /**
+   * Every header it will be sent with: the client's, the model's and this call's, merged. What the
+   * signer sets here is sent too.
+   */
+  readonly headers: Headers;
+  /** The exact body text that will be sent. */
+  readonly body: string;
+}
 
 /** Options of {@link httpClient}: everything fixed for one model. */
 export interface HttpClientOptions {
@@ -20,8 +31,16 @@ export interface HttpClientOptions {
   headers?: Readonly<Record<string, string>>;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof globalThis.fetch;
-  /** Finishes each request before it is sent (SigV4 signing): a ky `beforeRequest` hook. */
-  beforeRequest?: BeforeRequestHook;
+  /**
+   * Finishes each request just before it is sent (SigV4 signing): it sees every header and the
+   * exact body, and may set headers. A throw or rejection errors the stream, the request unsent (an
+   * `RxAgentError` as it is, anything else as a `NetworkError` whose cause it is).
+   * @example
+   * sign: async (request) => {
+   *   request.headers.set('authorization', await signatureOf(request.method, request.url, request.body));
+   * }
+   */
+  sign?: (request: OutgoingRequest) => Promise<void> | void;
   /** Pulls the provider's message and error type out of an error body. */
   parseErrorBody?: ErrorBodyParser;
   /** Without this header (from any source), a request errors with `InvalidRequestError` unsent. */
@@ -39,7 +58,7 @@ export interface HttpStreamRequest {
   onResponse?: (response: Response) => void;
 }
 
-/** The HTTP side of one model: a ky instance and the request checks. */
+/** The HTTP side of one model: its merged headers and the request checks, over `fetch`. */
 export interface HttpClient {
   readonly provider: string;
   /**
@@ -47,39 +66,47 @@ export interface HttpClient {
    * subscription sends one request with its own `AbortController`; unsubscribing aborts it and
    * cancels the body reader. Before anything is sent, a bad URL, header or body, or a missing
    * credential, errors with `InvalidRequestError`; a non-2xx answer errors with
-   * `ApiError`/`RateLimitError`; a failed connection with `NetworkError`.
+   * `ApiError`/`RateLimitError`; a redirect with `RedirectRefusedError`; a failed connection with
+   * `NetworkError`.
    */
   stream(request: HttpStreamRequest): Observable<Uint8Array>;
 }
 
 /**
- * The HTTP client of one model: one ky instance (`ky.create`) holding the merged headers
- * (`content-type: application/json` < `defaultHeaders` < `headers`, case-insensitive), the
- * `fetch` and the `beforeRequest` hook, with ky's retries and timeout off: rxagent retries whole
- * streams (never after the first event) and times out between bytes itself. A bad header in the
- * options is reported by every `stream` subscription, not thrown here.
+ * The HTTP client of one model: the merged headers (`content-type: application/json` <
+ * `defaultHeaders` < `headers`, case-insensitive; each call's headers over them), the `fetch` (the
+ * global one looked up per request unless given) and the `sign` step. It calls `fetch` itself with
+ * the URL and the body text, without retries or a timeout: rxagent retries whole streams (never
+ * after the first event) and times out between bytes itself. A bad header in the options is
+ * reported by every `stream` subscription, not thrown here.
  * @example
  * const client = httpClient({ provider: 'openai', defaultHeaders: { authorization: `Bearer ${key}` } });
  * client.stream({ url, body }).pipe(decodeSSE())
  */
 export function httpClient(options: HttpClientOptions): HttpClient {
-  const { provider, credential } = options;
-  const setup = createInstance(options);
+  const { provider, credential, sign } = options;
+  const clientHeaders = clientHeadersOf(options);
 
   const stream = (request: HttpStreamRequest): Observable<Uint8Array> =>
     new Observable<Uint8Array>((subscriber) => {
-      if (InvalidRequestError.is(setup)) {
-        subscriber.error(setup);
+      if (InvalidRequestError.is(clientHeaders)) {
+        subscriber.error(clientHeaders);
         return;
       }
-      const { instance } = setup;
       let prepared: CheckedRequest;
       try {
-        prepared = checkRequest(provider, setup.headers, credential, request);
+        prepared = checkRequest(provider, clientHeaders, credential, request);
       } catch (error) {
         subscriber.error(error);
         return;
       }
+      const { url } = request;
+      const { body } = prepared;
+      // A copy per request: the client's headers stay as they are whatever this call or `sign` sets.
+      const headers = new Headers(clientHeaders);
+      prepared.headers?.forEach((value, name) => {
+        headers.set(name, value);
+      });
       const controller = new AbortController();
       const { signal } = controller;
       let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -87,24 +114,30 @@ export function httpClient(options: HttpClientOptions): HttpClient {
       const run = async () => {
         let response: Response;
         try {
-          const init = {
-            body: prepared.body,
-            [BODY_TEXT]: prepared.body,
+          if (sign) {
+            await sign({ url, method: 'POST', headers, body });
+            if (signal.aborted) return;
+          }
+          // Looked up per request, so a fetch installed later is the one used. A redirect is
+          // answered, never followed: fetch would re-send the body and every header but
+          // Authorization (x-api-key, api-key, x-goog-api-key, SigV4) to the host it names.
+          response = await (options.fetch ?? globalThis.fetch)(url, {
+            method: 'POST',
+            headers,
+            body,
             signal,
-            ...(prepared.headers ? { headers: prepared.headers } : {}),
-          };
-          response = await instance.post(request.url, init);
+            redirect: 'manual',
+          });
         } catch (error) {
           if (RxAgentError.is(error)) throw error;
-          // ky's error carries the Request, headers included (API keys, signatures): keep only the
-          // underlying fetch failure.
-          throw networkFailure(provider, request.url, isKyError(error) ? error.cause : error);
+          throw networkFailure(provider, url, error);
         }
         request.onResponse?.(response);
-        if (isRedirect(response)) throw redirectRefused(provider, request.url, response);
+        if (isRedirect(response)) throw redirectRefused(provider, url, response);
         if (!response.ok) {
-          // A careless server quotes the request back (its key, a ?key= URL): cut what it sent.
-          const secrets = requestSecrets(request.url, [setup.headers, prepared.headers], credential?.headers);
+          // A careless server quotes the request back (its key, a signature, a ?key= URL): cut what
+          // it was sent.
+          const secrets = requestSecrets(url, [headers], credential?.headers);
           const text = redactSecrets(await readErrorBody(response), secrets);
           throw httpError(provider, response.status, response.headers, text, options.parseErrorBody);
         }
@@ -129,7 +162,7 @@ export function httpClient(options: HttpClientOptions): HttpClient {
 
       run().catch((error: unknown) => {
         if (signal.aborted) return;
-        subscriber.error(RxAgentError.is(error) ? error : networkFailure(provider, request.url, error));
+        subscriber.error(RxAgentError.is(error) ? error : networkFailure(provider, url, error));
       });
 
       return () => {
@@ -141,31 +174,17 @@ export function httpClient(options: HttpClientOptions): HttpClient {
   return Object.freeze({ provider, stream });
 }
 
-/** The model's ky instance and merged headers, or the mistake in its options. */
-function createInstance(
-  options: HttpClientOptions,
-): { instance: KyInstance; headers: Headers } | InvalidRequestError {
+/** The model's merged headers, or the mistake in its options. */
+function clientHeadersOf(options: HttpClientOptions): Headers | InvalidRequestError {
   const { provider } = options;
   try {
-    const headers = mergeHeaders(
+    return mergeHeaders(
       provider,
       'headers',
       { 'content-type': 'application/json' },
       options.defaultHeaders,
       options.headers,
     );
-    const instance = ky.create({
-      headers,
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      // A redirect is answered, never followed: fetch would re-send the body and every header but
-      // Authorization (x-api-key, api-key, x-goog-api-key, SigV4) to the host it names.
-      redirect: 'manual',
-      fetch: fetchWithBody(options.fetch),
-      ...(options.beforeRequest ? { hooks: { beforeRequest: [options.beforeRequest] } } : {}),
-    });
-    return { instance, headers };
   } catch (error) {
     return InvalidRequestError.is(error)
       ? error

@@ -6,7 +6,7 @@ export interface HttpRequestOptions extends HttpClientOptions, Omit<HttpStreamRe
 
 /**
  * One request without a long-lived client: `httpClient(options).stream(options)`. Models keep an
- * {@link httpClient} instead, so the ky instance and merged headers are built once.
+ * {@link httpClient} instead, so the merged headers are built once.
  * @example httpStream({ provider: 'openai', url, body }).pipe(decodeSSE())
  */
 export function httpStream(options: HttpRequestOptions): Observable<Uint8Array> {

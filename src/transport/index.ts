@@ -5,6 +5,7 @@ export {
   type HttpClientOptions,
   type HttpStreamRequest,
   httpClient,
+  type OutgoingRequest,
 } from './http-client.ts';
 export { type HttpRequestOptions, httpStream } from './http-stream.ts';
 export { mergeHeaders } from './merge-headers.ts';

@@ -1,6 +1,7 @@
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../src/index.ts';
+import { inspect } from 'node:util';
+import { ApiError, InvalidRequestError, NetworkError } from '../../src/index.ts';
 import {
   checkRequest,
   httpClient,
@@ -54,6 +55,77 @@ describe('httpClient', () => {
     expect(server.requests).toHaveLength(0);
     await lastValueFrom(client.stream({ url: server.url, body: {}, headers: { 'X-Api-Key': 'k' } }));
     expect(server.requests[0]?.headers['x-api-key']).toBe('k');
+  });
+
+  it('signs exactly what is sent: merged headers and body; the client keeps its own headers', async () => {
+    const server = await servers.start([{ chunks: ['ok'] }]);
+    const signed: { url: string; method: string; headers: Record<string, string>; body: string }[] = [];
+    const client = httpClient({
+      provider: 'p',
+      defaultHeaders: { 'x-a': 'default' },
+      headers: { 'X-B': 'model' },
+      sign: (request) => {
+        signed.push({ ...request, headers: Object.fromEntries(request.headers) });
+        request.headers.set('x-signature', `sig-${signed.length}`);
+      },
+    });
+    const url = `${server.url}/v1?q=1`;
+    await lastValueFrom(client.stream({ url, body: { a: 'é' }, headers: { 'X-A': 'call' } }));
+    await lastValueFrom(client.stream({ url, body: { b: 2 } }));
+    expect(signed).toEqual([
+      {
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-a': 'call', 'x-b': 'model' },
+        body: '{"a":"é"}',
+      },
+      {
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-a': 'default', 'x-b': 'model' },
+        body: '{"b":2}',
+      },
+    ]);
+    expect(server.requests.map((r) => [r.headers['x-signature'], r.headers['x-a'], r.body])).toEqual([
+      ['sig-1', 'call', '{"a":"é"}'],
+      ['sig-2', 'default', '{"b":2}'],
+    ]);
+  });
+
+  it('errors the stream with what sign throws, sending nothing', async () => {
+    const server = await servers.start([{ chunks: ['ok'] }]);
+    const typed = new InvalidRequestError('p: no region', { provider: 'p', option: 'region' });
+    const rejected = await settle(
+      httpClient({ provider: 'p', sign: () => Promise.reject(typed) }).stream({ url: server.url, body: {} }),
+    );
+    expect(rejected.error).toBe(typed);
+    const thrown = await settle(
+      httpClient({
+        provider: 'p',
+        sign: () => {
+          throw new Error('boom');
+        },
+      }).stream({ url: server.url, body: {} }),
+    );
+    expect(NetworkError.is(thrown.error)).toBe(true);
+    expect((thrown.error as Error).cause).toMatchObject({ message: 'boom' });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('redacts from an error body what sign added (a signature the server quotes back)', async () => {
+    const server = await servers.start([
+      { status: 403, chunks: ['{"message":"signature AWS4-HMAC-SHA256 sig-0123456789 does not match"}'] },
+    ]);
+    const failed = await settle(
+      httpClient({
+        provider: 'p',
+        sign: (request) => {
+          request.headers.set('authorization', 'AWS4-HMAC-SHA256 sig-0123456789');
+        },
+      }).stream({ url: server.url, body: {} }),
+    );
+    expect(ApiError.is(failed.error)).toBe(true);
+    expect(inspect(failed.error, { depth: 10 })).not.toContain('sig-0123456789');
   });
 
   it('reports a bad model header on every subscription, not at construction', async () => {

@@ -27,18 +27,19 @@ describe('httpStream', () => {
     expect(server.requests[0]?.headers['content-type']).toBe('application/json');
   });
 
-  it('runs the beforeRequest hook on the request ky is about to send (signing)', async () => {
+  it('runs sign on the request about to be sent: its headers and exact body (signing)', async () => {
     const server = await servers.start([{ chunks: ['ok'] }]);
     const bytes$ = httpStream({
       provider: 'test',
       url: server.url,
       body: { a: 1 },
-      beforeRequest: async ({ request }) => {
-        request.headers.set('authorization', `sig ${(await request.clone().text()).length}`);
+      sign: async (request) => {
+        await Promise.resolve();
+        request.headers.set('authorization', `sig ${request.method} ${request.body.length}`);
       },
     });
     await lastValueFrom(bytes$);
-    expect(server.requests[0]?.headers.authorization).toBe('sig 7');
+    expect(server.requests[0]?.headers.authorization).toBe('sig POST 7');
   });
 
   it('maps 429 to RateLimitError with the retry delay and the provider message', async () => {

@@ -36,4 +36,51 @@ describe('httpClient request body', () => {
     expect(server.requests[0]?.json).toEqual({ a: 1 });
     expect(server.requests[0]?.headers['content-length']).toBe('7');
   });
+
+  // Regression (issue 15): a `Request` built before fetch (as ky did) is copied by undici, its body
+  // piped through a stream, several milliseconds before a process's first request is sent.
+  it('reaches fetch as the URL string and an init with the body text, not as a Request', async () => {
+    const server = await servers.start([{ chunks: ['ok'] }]);
+    const calls: { input: unknown; init: RequestInit | undefined }[] = [];
+    const client = httpClient({
+      provider: 'p',
+      headers: { 'x-model': 'm' },
+      fetch: async (input, init) => {
+        calls.push({ input, init });
+        return fetch(input, init);
+      },
+    });
+    const url = `${server.url}/v1/chat`;
+    await lastValueFrom(client.stream({ url, body: { a: 1 }, headers: { 'x-call': 'c' } }));
+    expect(calls).toHaveLength(1);
+    const [{ input, init } = { input: undefined, init: undefined }] = calls;
+    expect(input).toBe(url);
+    expect(init).toMatchObject({ method: 'POST', body: '{"a":1}', redirect: 'manual' });
+    expect(init?.signal).toBeInstanceOf(AbortSignal);
+    const headers = new Headers(init?.headers);
+    expect(Object.fromEntries(headers)).toEqual({
+      'content-type': 'application/json',
+      'x-model': 'm',
+      'x-call': 'c',
+    });
+  });
+
+  it('uses the global fetch of the moment of each request', async () => {
+    const server = await servers.start([{ chunks: ['ok'] }, { chunks: ['ok'] }]);
+    const client = httpClient({ provider: 'p' });
+    const original = globalThis.fetch;
+    await lastValueFrom(client.stream({ url: server.url, body: {} }));
+    let calls = 0;
+    globalThis.fetch = async (input, init) => {
+      calls += 1;
+      return original(input, init);
+    };
+    try {
+      await lastValueFrom(client.stream({ url: server.url, body: {} }));
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(calls).toBe(1);
+    expect(server.requests).toHaveLength(2);
+  });
 });

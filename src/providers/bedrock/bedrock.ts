@@ -28,7 +28,7 @@ import { bedrockPriceOf } from './bedrock-prices.ts';
 import { buildConverseRequest } from './bedrock-request.ts';
 import { type EventStreamEvent, eventStreamDecoder } from './decode-event-stream.ts';
 import { loadAwsModules } from './load-aws-modules.ts';
-import { sigV4Hook } from './sign-request.ts';
+import { sigV4Sign } from './sign-request.ts';
 
 /** Options of {@link bedrock}. */
 export interface BedrockOptions extends ProviderOptions {
@@ -72,8 +72,8 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
   const apiKey =
     options.credentials === undefined ? (options.apiKey ?? env('AWS_BEARER_TOKEN_BEDROCK')) : undefined;
   const region = () => resolveAwsRegion(options.region);
-  // One client per model: a Bedrock API key as a bearer token, else every request SigV4-signed by
-  // ky's beforeRequest hook, over exactly the headers ky merged.
+  // One client per model: a Bedrock API key as a bearer token, else every request SigV4-signed just
+  // before it is sent, over exactly the headers it is sent with (client, model and call merged).
   const client = httpClient({
     provider: 'bedrock',
     defaultHeaders: {
@@ -85,7 +85,7 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
     parseErrorBody: parseBedrockErrorBody,
     ...(apiKey === undefined
       ? {
-          beforeRequest: sigV4Hook({
+          sign: sigV4Sign({
             region,
             credentials: awsCredentialsProvider(options.credentials),
             ...(options.now ? { now: options.now } : {}),

@@ -1,6 +1,6 @@
 import type { SignatureV4 } from '@smithy/signature-v4';
-import type { BeforeRequestHook } from 'ky';
 import { RxAgentError } from '../../core/index.ts';
+import type { OutgoingRequest } from '../../transport/index.ts';
 import type { AwsCredentials } from './aws-credentials.ts';
 import { loadAwsModules } from './load-aws-modules.ts';
 
@@ -77,27 +77,26 @@ export function sigV4Signer(
   };
 }
 
-/** What {@link sigV4Hook} needs: a {@link SigV4SignerConfig} whose region is read per request. */
-export interface SigV4HookConfig extends Omit<SigV4SignerConfig, 'region'> {
+/** What {@link sigV4Sign} needs: a {@link SigV4SignerConfig} whose region is read per request. */
+export interface SigV4SignConfig extends Omit<SigV4SignerConfig, 'region'> {
   /** Called for every request (so a missing region errors the request, not the factory). */
   region: () => string;
 }
 
 /**
- * A ky `beforeRequest` hook that SigV4-signs each request as ky is about to send it: the headers
- * signed are exactly the merged ones (client, model and call headers), and the signature headers are
- * set on the request.
- * @example ky.create({ hooks: { beforeRequest: [sigV4Hook({ region: () => 'us-east-1', credentials })] } })
+ * The `sign` step of an `httpClient` that SigV4-signs each request just before it is sent: the
+ * headers signed are exactly the ones it will be sent with (client, model and call headers merged),
+ * the payload hash is over its exact body text, and the signature headers are set on it.
+ * @example httpClient({ provider: 'bedrock', sign: sigV4Sign({ region: () => 'us-east-1', credentials }) })
  */
-export function sigV4Hook(config: SigV4HookConfig): BeforeRequestHook {
-  return async ({ request, options }) => {
-    const body = typeof options.body === 'string' ? options.body : await request.clone().text();
+export function sigV4Sign(config: SigV4SignConfig): (request: OutgoingRequest) => Promise<void> {
+  return async (request) => {
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
     const sign = sigV4Signer({ ...config, region: config.region() });
-    const signed = await sign({ url: request.url, method: request.method, headers, body });
+    const signed = await sign({ url: request.url, method: request.method, headers, body: request.body });
     for (const name of Object.keys(signed)) request.headers.set(name, signed[name] as string);
   };
 }

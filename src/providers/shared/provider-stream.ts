@@ -28,7 +28,7 @@ export interface ProviderStreamBase<Chunk> {
   provider: string;
   model: string;
   price?: ModelPrice | undefined;
-  /** The model's HTTP client: its ky instance, headers, credential check. */
+  /** The model's HTTP client: its merged headers, credential check, `fetch`. */
   client: HttpClient;
   /** The model's options: `timeoutMs`, `retry`, and the default of `emitToolCallDeltas`. */
   options: Pick<ProviderOptions, 'timeoutMs' | 'retry' | 'emitToolCallDeltas'>;
