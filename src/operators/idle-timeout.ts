@@ -1,4 +1,11 @@
-import { asyncScheduler, type MonoTypeOperatorFunction, Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  type MonoTypeOperatorFunction,
+  Observable,
+  type SchedulerLike,
+  Subscription,
+  type Unsubscribable,
+} from 'rxjs';
 import { TimeoutError } from '../core/index.ts';
 
 /** Options of {@link idleTimeout}. */
@@ -34,6 +41,40 @@ export interface IdleTimeoutOptions {
  * model.stream(request).pipe(idleTimeout({ ms: 30_000, firstMs: 120_000 }))
  */
 export function idleTimeout<T>(options: number | IdleTimeoutOptions): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      const watch = idleWatch(options, (error) => subscriber.error(error));
+      subscriber.add(watch);
+      subscriber.add(
+        source.subscribe({
+          next(value) {
+            watch.seen();
+            subscriber.next(value);
+          },
+          error: (error) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        }),
+      );
+    });
+}
+
+/** A running idle check: told of every value by `seen()`; unsubscribing stops its timer. */
+export interface IdleWatch extends Unsubscribable {
+  /** A value arrived. */
+  seen(): void;
+}
+
+/**
+ * The check behind {@link idleTimeout}, started now, for a pipeline that notes its values itself
+ * rather than through an Observable hop (the provider pipeline: one per network chunk, on every
+ * token). Calls `onTimeout` once, with the `TimeoutError`, after a silence as `idleTimeout` defines
+ * it; `seen()` after that does nothing.
+ * @example const watch = idleWatch({ ms: 30_000, maxLateMs: 3_000 }, (e) => subscriber.error(e));
+ */
+export function idleWatch(
+  options: number | IdleTimeoutOptions,
+  onTimeout: (error: TimeoutError) => void,
+): IdleWatch {
   const {
     ms,
     firstMs = ms,
@@ -41,8 +82,8 @@ export function idleTimeout<T>(options: number | IdleTimeoutOptions): MonoTypeOp
     scheduler = asyncScheduler,
   } = typeof options === 'number' ? { ms: options } : options;
   return maxLateMs >= 2 && Number.isFinite(ms) && ms > 0
-    ? periodic(ms, firstMs, maxLateMs, scheduler)
-    : exact(ms, firstMs, scheduler);
+    ? periodic(ms, firstMs, maxLateMs, scheduler, onTimeout)
+    : exact(ms, firstMs, scheduler, onTimeout);
 }
 
 /**
@@ -57,46 +98,48 @@ function timerDelay(ms: number): number {
 }
 
 /** Every value reads the clock; the timer re-arms to the exact deadline. */
-function exact<T>(ms: number, firstMs: number, scheduler: SchedulerLike): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      let seen = false;
-      let last = scheduler.now();
-      // When the armed timer fires; a first value may pull the deadline earlier (ms < firstMs).
-      let armedFor = last + firstMs;
-      const arm = (delay: number) => {
-        armedFor = scheduler.now() + delay;
-        const action = scheduler.schedule(function check() {
-          const allowed = seen ? ms : firstMs;
-          const left = last + allowed - scheduler.now();
-          if (left <= 0) subscriber.error(new TimeoutError(allowed));
-          else {
-            armedFor = scheduler.now() + left;
-            this.schedule(undefined, timerDelay(left));
-          }
-        }, timerDelay(delay));
-        subscriber.add(action);
-        return action;
-      };
-      let timer = arm(firstMs);
-      subscriber.add(
-        source.subscribe({
-          next(value) {
-            last = scheduler.now();
-            if (!seen) {
-              seen = true;
-              if (last + ms < armedFor) {
-                timer.unsubscribe();
-                timer = arm(ms);
-              }
-            }
-            subscriber.next(value);
-          },
-          error: (error) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        }),
-      );
-    });
+function exact(
+  ms: number,
+  firstMs: number,
+  scheduler: SchedulerLike,
+  onTimeout: (error: TimeoutError) => void,
+): IdleWatch {
+  const timers = new Subscription();
+  let seen = false;
+  let last = scheduler.now();
+  // When the armed timer fires; a first value may pull the deadline earlier (ms < firstMs).
+  let armedFor = last + firstMs;
+  const arm = (delay: number) => {
+    armedFor = scheduler.now() + delay;
+    const action = scheduler.schedule(function check() {
+      const allowed = seen ? ms : firstMs;
+      const left = last + allowed - scheduler.now();
+      if (left <= 0) {
+        timers.unsubscribe();
+        onTimeout(new TimeoutError(allowed));
+      } else {
+        armedFor = scheduler.now() + left;
+        this.schedule(undefined, timerDelay(left));
+      }
+    }, timerDelay(delay));
+    timers.add(action);
+    return action;
+  };
+  let timer = arm(firstMs);
+  return {
+    seen() {
+      if (timers.closed) return;
+      last = scheduler.now();
+      if (seen) return;
+      seen = true;
+      if (last + ms < armedFor) {
+        timers.remove(timer);
+        timer.unsubscribe();
+        timer = arm(ms);
+      }
+    },
+    unsubscribe: () => timers.unsubscribe(),
+  };
 }
 
 /**
@@ -105,55 +148,55 @@ function exact<T>(ms: number, firstMs: number, scheduler: SchedulerLike): MonoTy
  * replaces it with the periodic check, started then (one timer per stream, not per value), so each
  * silence is counted from a check at most one period after its last value.
  */
-function periodic<T>(
+function periodic(
   ms: number,
   firstMs: number,
   maxLateMs: number,
   scheduler: SchedulerLike,
-): MonoTypeOperatorFunction<T> {
+  onTimeout: (error: TimeoutError) => void,
+): IdleWatch {
   // A silence from a value to the error spans `checks` whole periods after the check that saw the
   // value, and less than one before it: [checks·period, (checks + 1)·period) ⊂ [ms, ms + maxLateMs).
   const period = timerDelay(Math.floor(maxLateMs / 2));
   const checks = Math.ceil(ms / period);
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      let seen = false;
-      let active = false;
-      let quiet = 0;
-      const tick = function (this: { schedule(state?: undefined, delay?: number): unknown }) {
-        if (active) {
-          active = false;
-          quiet = 0;
-        } else if (++quiet >= checks) {
-          subscriber.error(new TimeoutError(ms));
-          return;
-        }
-        this.schedule(undefined, period);
-      };
-      // Exact; a wait longer than a platform timer holds is re-armed for what is left (one clock read).
-      const start = firstMs > MAX_TIMER_DELAY ? scheduler.now() : 0;
-      let timer = scheduler.schedule(function first() {
-        const left = firstMs > MAX_TIMER_DELAY ? start + firstMs - scheduler.now() : 0;
-        if (left <= 0) subscriber.error(new TimeoutError(firstMs));
-        else this.schedule(undefined, timerDelay(left));
-      }, timerDelay(firstMs));
-      subscriber.add(timer);
-      subscriber.add(
-        source.subscribe({
-          next(value) {
-            active = true;
-            if (!seen) {
-              seen = true;
-              active = false;
-              timer.unsubscribe();
-              timer = scheduler.schedule(tick, period);
-              subscriber.add(timer);
-            }
-            subscriber.next(value);
-          },
-          error: (error) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        }),
-      );
-    });
+  const timers = new Subscription();
+  const fire = (error: TimeoutError) => {
+    timers.unsubscribe();
+    onTimeout(error);
+  };
+  let seen = false;
+  let active = false;
+  let quiet = 0;
+  const tick = function (this: { schedule(state?: undefined, delay?: number): unknown }) {
+    if (active) {
+      active = false;
+      quiet = 0;
+    } else if (++quiet >= checks) {
+      fire(new TimeoutError(ms));
+      return;
+    }
+    this.schedule(undefined, period);
+  };
+  // Exact; a wait longer than a platform timer holds is re-armed for what is left (one clock read).
+  const start = firstMs > MAX_TIMER_DELAY ? scheduler.now() : 0;
+  const first = scheduler.schedule(function first() {
+    const left = firstMs > MAX_TIMER_DELAY ? start + firstMs - scheduler.now() : 0;
+    if (left <= 0) fire(new TimeoutError(firstMs));
+    else this.schedule(undefined, timerDelay(left));
+  }, timerDelay(firstMs));
+  timers.add(first);
+  return {
+    seen() {
+      if (seen) {
+        active = true;
+        return;
+      }
+      if (timers.closed) return;
+      seen = true;
+      timers.remove(first);
+      first.unsubscribe();
+      timers.add(scheduler.schedule(tick, period));
+    },
+    unsubscribe: () => timers.unsubscribe(),
+  };
 }

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { ProviderEvent } from '../../core/index.ts';
 import type { StreamDecoderFactory } from '../../operators/index.ts';
 import { type ChunkMapper, trailingAfterError } from './chunk-mapper.ts';
@@ -22,48 +22,61 @@ export function decodeChunks<Chunk>(
   mapper: ChunkMapper<Chunk>,
 ): OperatorFunction<Uint8Array, ProviderEvent> {
   return (source) =>
-    new Observable<ProviderEvent>((subscriber) => {
-      const emit = (events: readonly ProviderEvent[]) => {
-        for (let i = 0; i < events.length; i++) subscriber.next(events[i] as ProviderEvent);
-      };
-      const decode = decoder((chunk) => emit(mapper.map(chunk)));
-      /** The body failed or ended inside a unit: keep a finished turn, else pass `error`. */
-      const finish = (error: unknown) => {
-        const trailing = trailingAfterError(mapper);
-        if (trailing === undefined) {
-          subscriber.error(error);
-          return;
-        }
-        emit(trailing);
-        subscriber.complete();
-      };
-      return source.subscribe({
-        next(bytes) {
-          if (subscriber.closed) return;
-          try {
-            decode.push(bytes);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: finish,
-        complete() {
-          try {
-            decode.end();
-          } catch (error) {
-            // The body ended inside a unit (a cut line or frame): like a cut connection, after the
-            // terminal event the finished turn is kept, before it the decoder's error passes.
-            finish(error);
-            return;
-          }
-          try {
-            emit(mapper.end());
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.complete();
-        },
-      });
-    });
+    new Observable<ProviderEvent>((subscriber) => source.subscribe(chunkObserver(decoder, mapper, subscriber)));
+}
+
+/**
+ * What {@link decodeChunks} subscribes to its source: bytes in, `subscriber` fed with the events.
+ * `onChunk`, when given, is told of every chunk first (the provider pipeline's idle watch, noted
+ * here rather than through an Observable hop of its own: this sits on every token).
+ */
+export function chunkObserver<Chunk>(
+  decoder: StreamDecoderFactory<Chunk>,
+  mapper: ChunkMapper<Chunk>,
+  subscriber: Subscriber<ProviderEvent>,
+  onChunk?: () => void,
+): Observer<Uint8Array> {
+  const emit = (events: readonly ProviderEvent[]) => {
+    for (let i = 0; i < events.length; i++) subscriber.next(events[i] as ProviderEvent);
+  };
+  const decode = decoder((chunk) => emit(mapper.map(chunk)));
+  /** The body failed or ended inside a unit: keep a finished turn, else pass `error`. */
+  const finish = (error: unknown) => {
+    const trailing = trailingAfterError(mapper);
+    if (trailing === undefined) {
+      subscriber.error(error);
+      return;
+    }
+    emit(trailing);
+    subscriber.complete();
+  };
+  return {
+    next(bytes) {
+      if (subscriber.closed) return;
+      onChunk?.();
+      try {
+        decode.push(bytes);
+      } catch (error) {
+        subscriber.error(error);
+      }
+    },
+    error: finish,
+    complete() {
+      try {
+        decode.end();
+      } catch (error) {
+        // The body ended inside a unit (a cut line or frame): like a cut connection, after the
+        // terminal event the finished turn is kept, before it the decoder's error passes.
+        finish(error);
+        return;
+      }
+      try {
+        emit(mapper.end());
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      subscriber.complete();
+    },
+  };
 }

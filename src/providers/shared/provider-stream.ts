@@ -1,12 +1,12 @@
-import { defer, Observable, type Observer } from 'rxjs';
+import { Observable, type Observer } from 'rxjs';
 import type { CallOptions, ModelPrice, ProviderEvent, StreamEvent } from '../../core/index.ts';
 import { toolCallStage } from '../../operators/accumulate-tool-calls.ts';
 import { completeStage } from '../../operators/complete-response.ts';
-import { idleTimeout, type StreamDecoderFactory } from '../../operators/index.ts';
+import { idleWatch, type StreamDecoderFactory } from '../../operators/index.ts';
 import { retryingSubscriber } from '../../operators/retry-with-backoff.ts';
 import { type HttpClient, requestIdOf } from '../../transport/index.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
-import { decodeChunks } from './decode-chunks.ts';
+import { chunkObserver } from './decode-chunks.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-options.ts';
 
 /** The idle timeout between chunks may fire up to `timeoutMs / 10` late (`idleTimeout`'s `maxLateMs`). */
@@ -59,24 +59,31 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
     model: config.model,
     ...(config.price === undefined ? {} : { price: config.price }),
   };
-  // retry → accumulateToolCalls → completeResponse as plain observers in one subscriber: one
-  // Observable hop per event between the decoder and the consumer, not four (this sits on every token).
+  // Per network chunk, one Observable hop from the HTTP client to the chunk observer (idle watch,
+  // decoder and mapper); per event, one to the retry and one to the consumer, with retry,
+  // accumulateToolCalls and completeResponse as plain observers in between (this sits on every token).
   return new Observable<StreamEvent>((subscriber) => {
     // Per subscription: the id of the attempt that answered (a retry overwrites a failed one's).
     let requestId: string | undefined;
     const onResponse = (response: Response) => {
       requestId = requestIdOf(response.headers);
     };
-    const attempt = defer(() => {
+    const attempt = new Observable<ProviderEvent>((attemptSubscriber) => {
       const { url, body } = config.http();
       const bytes = config.client.stream(
         headers ? { url, body, headers, onResponse } : { url, body, onResponse },
       );
-      // Between chunks, up to a tenth late, for no clock read per chunk (this sits on every token).
-      const timed = Number.isFinite(timeoutMs)
-        ? bytes.pipe(idleTimeout({ ms: timeoutMs, maxLateMs: timeoutMs / IDLE_LATENESS_DIVISOR }))
-        : bytes;
-      return timed.pipe(decodeChunks(config.decoder, config.createMapper()));
+      // Between chunks, up to a tenth late, for no clock read per chunk; noted by the chunk
+      // observer itself rather than through an operator's hop (this sits on every token). A
+      // timeout ends the body like a cut connection: a turn already finished is kept.
+      const watch = Number.isFinite(timeoutMs)
+        ? idleWatch({ ms: timeoutMs, maxLateMs: timeoutMs / IDLE_LATENESS_DIVISOR }, (error) =>
+            chunks.error(error),
+          )
+        : undefined;
+      attemptSubscriber.add(watch);
+      const chunks = chunkObserver(config.decoder, config.createMapper(), attemptSubscriber, watch?.seen);
+      attemptSubscriber.add(bytes.subscribe(chunks));
     });
     const stages: Observer<ProviderEvent> = toolCallStage(
       { emitDeltas },
