@@ -43,9 +43,9 @@ function assertPatternsCarried(toolName: string, validator: StandardSchemaV1, gi
 }
 
 /**
- * The JSON Schema to send to models for a tool's `input`: zod 4 through `z.toJSONSchema(schema,
- * { io: 'input' })`, other validators through Standard JSON Schema (`~standard.jsonSchema.input`),
- * else `inputJsonSchema`; a JSON Schema object is used as it is. The result is a private JSON copy.
+ * The JSON Schema to send to models for a tool's `input`: a validator's Standard JSON Schema
+ * (`~standard.jsonSchema.input`: zod 4.2 or later, arktype), else `inputJsonSchema`; a JSON Schema
+ * object is used as it is. The result is a private JSON copy.
  */
 export function deriveInputSchema(
   toolName: string,

@@ -3,7 +3,7 @@ import { validatorJsonSchema } from '../../tools/validator-json-schema.ts';
 
 /**
  * The JSON Schema to send for `responseFormat.schema`: a Standard Schema validator converted the
- * way `defineTool` converts tool inputs (zod 4 `toJSONSchema`, Standard JSON Schema), a JSON Schema
+ * way `defineTool` converts tool inputs (its Standard JSON Schema), a JSON Schema
  * as it is, `format.jsonSchema` for a validator that cannot describe itself; `undefined` without a
  * schema. A validator that offers no JSON Schema is an
  * `InvalidRequestError` (nothing is sent: the model would get no shape to follow).
