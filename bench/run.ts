@@ -3,7 +3,8 @@
 // process times a cold pass (its first request) and a warm pass (after one untimed warm-up).
 // Then the in-process CPU benchmark (cpu.ts) and tool validation (tool-validation.ts).
 // Env: BENCH_ROUNDS (default 5), BENCH_MODES=text,tools, BENCH_RUNNERS=raw,openai, BENCH_TIMEOUT_MS,
-// BENCH_WARM=0 (cold pass only), BENCH_WARMUP_PASSES (default 1), BENCH_WRITES=1,8 (write modes:
+// BENCH_WARM=0 (cold pass only), BENCH_WARMUP_PASSES (default 1), BENCH_SETTLE_MS (idle before the
+// cold pass, default 0: see runner-harness.ts), BENCH_WRITES=1,8 (write modes:
 // SSE events per server write; each mode runs once per write mode), BENCH_EVENTS_PER_WRITE (see server.ts),
 // BENCH_EXTRAS=0 (skip the in-process benchmarks at the end). BENCH_MODES may name `durable`:
 // durable runs under random kills and their checkpoint overhead (durable.ts, needs Redis; minutes,
@@ -28,7 +29,7 @@ import {
   TARGETS,
   targetsOf,
 } from './lib/report.ts';
-import { type PassReport, WARM_PASSES, WARMUP_PASSES } from './lib/runner-harness.ts';
+import { type PassReport, SETTLE_MS, WARM_PASSES, WARMUP_PASSES } from './lib/runner-harness.ts';
 import { RUNNERS } from './lib/runners.ts';
 import { spawnRunner } from './lib/spawn-runner.ts';
 import { verify } from './lib/verify.ts';
@@ -74,6 +75,10 @@ console.log(
         'RSS = peak after the cold pass, RSS all = peak after the warm pass'
     : 'BENCH_WARM=0: cold pass only',
 );
+if (SETTLE_MS > 0)
+  console.log(
+    `BENCH_SETTLE_MS=${SETTLE_MS}: each process idles that long after start-up before its cold pass`,
+  );
 
 const sampleOf = (round: number, pass: PassReport): Sample => ({
   round,

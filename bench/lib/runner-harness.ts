@@ -76,6 +76,15 @@ export function printReport(report: RunnerReport): void {
 /** `false` when `BENCH_WARM=0`: only the cold pass runs (children inherit the variable). */
 export const WARM_PASSES = process.env.BENCH_WARM !== '0';
 
+/**
+ * Idle milliseconds between start-up (imports, fetch's lazy start) and the cold pass. With 0 the
+ * first request is sent the instant imports finish, and pays for the garbage collection the
+ * imports left behind (the larger a runner's imports, the more); a server's first request comes
+ * after it has started listening, by which time that work is done.
+ * @default 0 (BENCH_SETTLE_MS)
+ */
+export const SETTLE_MS = Math.max(0, Number(process.env.BENCH_SETTLE_MS ?? 0));
+
 /** Untimed passes between the cold and the warm pass. @default 1 (BENCH_WARMUP_PASSES) */
 export const WARMUP_PASSES = Math.max(0, Number(process.env.BENCH_WARMUP_PASSES ?? 1));
 
@@ -138,6 +147,7 @@ export async function runBenchmark(runner: string, streamOnce: StreamOnce): Prom
   // Node loads its fetch implementation lazily; some SDKs touch it at import, others on their first
   // request. Load it here for everyone so no runner's timing includes that one-off cost.
   await new Response('warm').text();
+  if (SETTLE_MS > 0) await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   let cold: PassReport;
   try {
     cold = await timedPass(spec.streams, streamOnce, spec, origin);
