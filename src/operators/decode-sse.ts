@@ -1,4 +1,4 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createParser, type ParseError } from 'eventsource-parser';
 import type { OperatorFunction } from 'rxjs';
 import { StreamLimitError } from '../core/index.ts';
 import { decodeWith, type StreamDecoderFactory } from './stream-decoder.ts';
@@ -24,9 +24,10 @@ export interface DecodeSSEOptions {
   /** Called with the text of every comment line (`: keep-alive`), leading space removed. */
   onComment?: (text: string) => void;
   /**
-   * The most bytes fed without an event (or comment) being completed: past it the stream errors
-   * with `StreamLimitError`, so a server that never ends its event cannot grow memory without
-   * limit. Checked per chunk, so the parser holds at most this plus one chunk.
+   * The most characters held for one event (its partial line and the data of its lines so far):
+   * past it the stream errors with `StreamLimitError`, so a server that never ends its event cannot
+   * grow memory without limit. Checked per chunk (`eventsource-parser`'s `maxBufferSize`), so the
+   * parser holds at most this plus one chunk; a line that can be no SSE field is dropped unheld.
    * @default 16 MiB
    */
   maxEventBytes?: number;
@@ -40,32 +41,25 @@ export interface DecodeSSEOptions {
 export function sseDecoder(options: DecodeSSEOptions = {}): StreamDecoderFactory<SSEMessage> {
   const { onRetry, onComment, maxEventBytes = DEFAULT_MAX_EVENT_BYTES } = options;
   return (emit) => {
-    // Bytes fed since the parser last completed an event or comment (eventsource-parser has no cap).
-    let pending = 0;
+    // The parser's own cap: no bookkeeping of ours on every chunk and event (this sits on every token).
     const parser = createParser({
-      onEvent: (event: EventSourceMessage) => {
-        pending = 0;
-        emit(event);
-      },
+      onEvent: emit,
       ...(onRetry ? { onRetry } : {}),
-      onComment: (comment: string) => {
-        pending = 0;
-        onComment?.(comment);
-      },
-    });
-    // The parser strips the BOM the text keeps.
-    const text = textFeed((chunk) => parser.feed(chunk));
-    return {
-      push(chunk) {
-        pending += chunk.length;
-        text.push(chunk);
-        if (pending > maxEventBytes) {
+      ...(onComment ? { onComment } : {}),
+      maxBufferSize: maxEventBytes,
+      onError: (error: ParseError) => {
+        if (error.type === 'max-buffer-size-exceeded') {
           throw new StreamLimitError(
             `A server-sent event exceeded ${maxEventBytes} bytes without ending`,
             maxEventBytes,
           );
         }
       },
+    });
+    // The parser strips the BOM the text keeps.
+    const text = textFeed((chunk) => parser.feed(chunk));
+    return {
+      push: (chunk) => text.push(chunk),
       end() {
         text.end();
         parser.reset({ consume: true });
