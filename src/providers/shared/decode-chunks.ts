@@ -1,7 +1,7 @@
 import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { ProviderEvent } from '../../core/index.ts';
 import type { StreamDecoderFactory } from '../../operators/index.ts';
-import { type ChunkMapper, trailingAfterError } from './chunk-mapper.ts';
+import { type ChunkMapper, NO_EVENTS, trailingAfterError } from './chunk-mapper.ts';
 
 /**
  * Bytes to provider events in one step, the one chunk path of every provider (SSE, NDJSON, AWS
@@ -22,7 +22,9 @@ export function decodeChunks<Chunk>(
   mapper: ChunkMapper<Chunk>,
 ): OperatorFunction<Uint8Array, ProviderEvent> {
   return (source) =>
-    new Observable<ProviderEvent>((subscriber) => source.subscribe(chunkObserver(decoder, mapper, subscriber)));
+    new Observable<ProviderEvent>((subscriber) =>
+      source.subscribe(chunkObserver(decoder, mapper, subscriber)),
+    );
 }
 
 /**
@@ -37,6 +39,10 @@ export function chunkObserver<Chunk>(
   onChunk?: () => void,
 ): Observer<Uint8Array> {
   const emit = (events: readonly ProviderEvent[]) => {
+    // NO_EVENTS first, by identity: a frozen array has a map of its own, and the first one read
+    // here at a stream's end (a usage chunk) would throw away the optimised code of everything
+    // inlined around this loop, the SSE parser included, recompiled passes later.
+    if (events === NO_EVENTS) return;
     for (let i = 0; i < events.length; i++) subscriber.next(events[i] as ProviderEvent);
   };
   const decode = decoder((chunk) => emit(mapper.map(chunk)));
