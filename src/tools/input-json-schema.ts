@@ -1,6 +1,6 @@
 import { InvalidToolSchemaError, isStandardSchema, type StandardSchemaV1 } from '../core/index.ts';
 import { isRecord, type JsonSchemaObject } from './json-schema.ts';
-import { schemaPatterns } from './linear-patterns.ts';
+import { assertLinearPatterns, schemaPatterns } from './linear-patterns.ts';
 import { linearValidatorPatterns } from './linear-validator-patterns.ts';
 import { validatorJsonSchema } from './validator-json-schema.ts';
 
@@ -59,6 +59,10 @@ export function deriveInputSchema(
       validator = input;
       schema = inputJsonSchema ?? fromValidator(toolName, input);
       if (inputJsonSchema) assertPatternsCarried(toolName, input, inputJsonSchema);
+      // A zod pattern RE2 cannot run is refused by the schema's check first when the schema carries
+      // it (naming where it is); the zod walk then refuses one it does not (zod/mini or zod < 4.2:
+      // no Standard JSON Schema for assertPatternsCarried to compare `inputJsonSchema` with).
+      if (input['~standard'].vendor === 'zod' && isRecord(schema)) assertLinearPatterns(toolName, schema);
       // ajv's RE2 accepting a value does not make the validator's own backtracking RegExp fast on it.
       linearValidatorPatterns(toolName, input);
     } else {

@@ -14,7 +14,7 @@ import { linearZodPatterns } from './linear-zod-patterns.ts';
 export function linearValidatorPatterns(toolName: string, validator: StandardSchemaV1): void {
   switch (validator['~standard'].vendor) {
     case 'zod':
-      linearZodPatterns(validator);
+      linearZodPatterns(toolName, validator);
       return;
     case 'valibot':
       linearValibotPatterns(toolName, validator);

@@ -1,4 +1,4 @@
-import { LinearTestRegExp } from './linear-test-regexp.ts';
+import { linearOrRefuse } from './linear-test-regexp.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -11,12 +11,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * `(a|a)*c|x` matches `aaa…ax`, and JavaScript tries the first branch at every position in
  * exponential time before it finds the `x`. The check instances are changed in place (their
  * `def.pattern`), so the schema the caller holds behaves the same, in linear time, everywhere.
- * A pattern the engine cannot run is left alone: the tool's schema carries it, and
- * `assertLinearPatterns` refuses the tool first. zod's own formats (email, uuid…) are its own
- * patterns and are left alone too. Schemas other than zod 4 are not walked.
- * @example linearZodPatterns(z.object({ id: z.string().regex(/^(a|a)*$/) }))
+ * A pattern the engine cannot run (lookahead, lookbehind, backreferences) refuses the tool with an
+ * `InvalidToolSchemaError`, here rather than through the tool's JSON Schema: that schema may not
+ * carry it (a zod/mini schema, or zod before 4.2, has no Standard JSON Schema to compare an
+ * `inputJsonSchema` with). zod's own formats (email, uuid…) are its own patterns and are left
+ * alone. Schemas other than zod 4 are not walked.
+ * @example linearZodPatterns('lookup', z.object({ id: z.string().regex(/^(a|a)*$/) }))
  */
-export function linearZodPatterns(schema: unknown): void {
+export function linearZodPatterns(toolName: string, schema: unknown): void {
   const seen = new Set<object>();
   const visit = (node: unknown): void => {
     if (!isRecord(node) || seen.has(node)) return;
@@ -29,13 +31,7 @@ export function linearZodPatterns(schema: unknown): void {
     if (!isRecord(zod) || !isRecord(zod.def)) return;
     const def = zod.def;
     if (def.check === 'string_format' && def.format === 'regex' && def.pattern instanceof RegExp) {
-      if (!(def.pattern instanceof LinearTestRegExp)) {
-        try {
-          def.pattern = new LinearTestRegExp(def.pattern);
-        } catch {
-          // RE2 cannot run it: the tool is refused by its schema's pattern check
-        }
-      }
+      def.pattern = linearOrRefuse(toolName, 'zod', def.pattern);
     }
     for (const [key, value] of Object.entries(def)) {
       if (key === 'getter' && typeof value === 'function') visit((value as () => unknown)());

@@ -6,7 +6,7 @@ import { mergeHeaders } from './merge-headers.ts';
 import { networkFailure } from './network-failure.ts';
 import { readErrorBody } from './read-error-body.ts';
 import { isRedirect, redirectRefused } from './redirect-refused.ts';
-import { redactSecrets, requestSecrets } from './request-secrets.ts';
+import { redactedHeaders, redactSecrets, requestSecrets } from './request-secrets.ts';
 
 /** A request about to be sent, as {@link HttpClientOptions.sign} sees it. */
 export interface OutgoingRequest {
@@ -133,13 +133,14 @@ export function httpClient(options: HttpClientOptions): HttpClient {
           throw networkFailure(provider, url, error);
         }
         request.onResponse?.(response);
-        if (isRedirect(response)) throw redirectRefused(provider, url, response);
-        if (!response.ok) {
-          // A careless server quotes the request back (its key, a signature, a ?key= URL): cut what
-          // it was sent.
+        if (isRedirect(response) || !response.ok) {
+          // A careless server quotes the request back (its key, a signature, a ?key= URL), in its
+          // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
           const secrets = requestSecrets(url, [headers], credential?.headers);
+          const kept = redactedHeaders(response.headers, secrets);
+          if (isRedirect(response)) throw redirectRefused(provider, url, response, kept);
           const text = redactSecrets(await readErrorBody(response), secrets);
-          throw httpError(provider, response.status, response.headers, text, options.parseErrorBody);
+          throw httpError(provider, response.status, kept, text, options.parseErrorBody);
         }
         if (!response.body) throw new NetworkError(`${provider}: response has no body`, { provider });
         reader = response.body.getReader();

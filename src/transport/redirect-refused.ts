@@ -16,12 +16,19 @@ export function isRedirect(response: Response): boolean {
  * The error for a redirect answer. Its body is discarded unread; the message names where the
  * redirect pointed (origin and path only) so the caller can set `baseURL` to it.
  * @param url the request's URL, which resolves a relative `Location`
+ * @param headers the response's headers as the error keeps them (with what the request sent cut
+ *   from them, by the caller that knows it)
  */
-export function redirectRefused(provider: string, url: string, response: Response): RedirectRefusedError {
+export function redirectRefused(
+  provider: string,
+  url: string,
+  response: Response,
+  headers: Headers = response.headers,
+): RedirectRefusedError {
   response.body?.cancel().catch(() => undefined);
-  const target = response.headers.get('location');
+  const target = headers.get('location');
   const location = target === null ? undefined : endpointOf(target, url);
-  const requestId = requestIdOf(response.headers);
+  const requestId = requestIdOf(headers);
   return new RedirectRefusedError(
     `${provider}: ${endpointOf(url)} answered with a redirect (HTTP ${response.status}${
       location === undefined ? '' : ` to ${location}`
@@ -30,7 +37,7 @@ export function redirectRefused(provider: string, url: string, response: Respons
     {
       status: response.status,
       provider,
-      headers: response.headers,
+      headers,
       ...(location === undefined ? {} : { location }),
       ...(requestId === undefined ? {} : { requestId }),
     },

@@ -56,3 +56,21 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   for (const secret of secrets) result = result.split(secret).join('[redacted]');
   return result;
 }
+
+/**
+ * `headers` with every occurrence of each secret cut from their values, for the response headers an
+ * error keeps (`ApiError.headers`, a redirect's `Location`): a copy when one is cut, else `headers`.
+ * @example redactedHeaders(response.headers, ['sk-123456']).get('x-echo') // 'got [redacted]'
+ */
+export function redactedHeaders(headers: Headers, secrets: readonly string[]): Headers {
+  let found = false;
+  headers.forEach((value) => {
+    if (!found && redactSecrets(value, secrets) !== value) found = true;
+  });
+  if (!found) return headers;
+  const copy = new Headers();
+  headers.forEach((value, name) => {
+    copy.append(name, redactSecrets(value, secrets));
+  });
+  return copy;
+}

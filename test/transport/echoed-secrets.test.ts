@@ -62,4 +62,33 @@ describe('a server that echoes the request in its error body', () => {
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(QUERY_KEY);
   });
+
+  // Regression (review of issue 15's transport): the body was redacted, but the response headers
+  // kept on the error (`ApiError.headers`, `RedirectRefusedError.headers`, and the redirect's
+  // `location` in its message) were the server's as sent, so `console.error(error)` printed a key a
+  // careless gateway echoed in a header or a redirect's Location.
+  it.each([401, 429, 307])(
+    'HTTP %i: a key echoed in a response header or a Location is cut',
+    async (status) => {
+      const server = await servers.start((request) => ({
+        status,
+        headers: {
+          'x-echo': `got ${String(request.headers['x-api-key'])}`,
+          location: `http://gw.test/keys/${String(request.headers['x-api-key'])}/v1?k=${String(request.headers['x-api-key'])}`,
+          'retry-after': '1',
+          'request-id': 'req_123',
+        },
+        chunks: ['{}'],
+      }));
+      const error = await ask(
+        anthropic('claude-sonnet-4-5', { baseURL: server.url, apiKey: KEY, retry: false }),
+      );
+      expect(JSON.stringify(server.requests[0]?.headers)).toContain(KEY);
+      expect(shown(error)).not.toContain(KEY);
+      const { headers, requestId } = error as { headers: Headers; requestId?: string };
+      expect(headers.get('x-echo')).toBe('got [redacted]');
+      expect(requestId).toBe('req_123');
+      if (status === 429) expect((error as RateLimitError).retryAfterMs).toBe(1000);
+    },
+  );
 });
