@@ -45,7 +45,9 @@ describe("a zod regex the linear-time engine cannot run is refused by the valida
       registered = new ToolRegistry().register(tool);
     };
     expect(define).toThrow(InvalidToolSchemaError);
-    expect(define).toThrow(/"lookup".*zod pattern/);
+    // Refused by whichever check sees it first: the carried-pattern comparison (zod/mini describes
+    // itself through zod's toJSONSchema) or the zod walk.
+    expect(define).toThrow(/"lookup".*(zod pattern|does not carry)/);
     // Were it accepted, the model's value must not reach the backtracking engine.
     if (registered) await registered.invoke({ id: 'c1', name: 'lookup', arguments: { id: hostile } });
     expect(backtracked).toEqual([]);
@@ -80,6 +82,8 @@ describe("a zod regex the linear-time engine cannot run is refused by the valida
         execute: ({ id }) => id,
       });
     expect(define).toThrow(InvalidToolSchemaError);
-    expect(define).toThrow(/"lookup".*zod pattern/);
+    // Refused by whichever check sees it first: the carried-pattern comparison (zod/mini describes
+    // itself through zod's toJSONSchema) or the zod walk.
+    expect(define).toThrow(/"lookup".*(zod pattern|does not carry)/);
   });
 });

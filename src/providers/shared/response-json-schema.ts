@@ -1,10 +1,9 @@
 import { InvalidRequestError, isStandardSchema, type ResponseFormat } from '../../core/index.ts';
-import { validatorJsonSchema } from '../../tools/validator-json-schema.ts';
+import { standardJsonSchema } from '../../tools/standard-json-schema.ts';
 
 /**
- * The JSON Schema to send for `responseFormat.schema`: a Standard Schema validator converted the
- * way `defineTool` converts tool inputs (its Standard JSON Schema), a JSON Schema
- * as it is, `format.jsonSchema` for a validator that cannot describe itself; `undefined` without a
+ * The JSON Schema to send for `responseFormat.schema`: a Standard Schema validator's own Standard
+ * JSON Schema (zod classic 4.2 or later, arktype; nothing here imports zod), a JSON Schema as it is, `format.jsonSchema` for a validator that cannot describe itself; `undefined` without a
  * schema. A validator that offers no JSON Schema is an
  * `InvalidRequestError` (nothing is sent: the model would get no shape to follow).
  * @param provider names the provider in the error
@@ -21,7 +20,7 @@ export function responseJsonSchema(
   let converted: Record<string, unknown> | undefined;
   try {
     // The model writes the validator's input: the JSON it sends is what gets validated.
-    converted = validatorJsonSchema(schema, 'input');
+    converted = standardJsonSchema(schema, 'input');
   } catch (cause) {
     throw new InvalidRequestError(
       `${provider}: responseFormat.schema could not be converted to JSON Schema`,
@@ -34,7 +33,7 @@ export function responseJsonSchema(
   }
   if (converted === undefined) {
     throw new InvalidRequestError(
-      `${provider}: the ${schema['~standard'].vendor} validator in responseFormat.schema offers no JSON Schema (Standard JSON Schema); pass responseFormat.jsonSchema`,
+      `${provider}: the ${schema['~standard'].vendor} validator in responseFormat.schema offers no JSON Schema (Standard JSON Schema, which zod classic 4.2 or later and arktype offer); pass responseFormat.jsonSchema${schema['~standard'].vendor === 'zod' ? " (z.toJSONSchema(schema, { io: 'input' }))" : ''}`,
       { provider, option: 'responseFormat.schema' },
     );
   }
