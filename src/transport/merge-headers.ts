@@ -4,10 +4,27 @@ import { InvalidRequestError } from '../core/index.ts';
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
+ * Headers that describe the connection or the body's framing, which `fetch` sets itself: given by
+ * hand (a host forwarding an incoming request's headers), they fail the request as a retryable
+ * network error, or, a `content-length` shorter than the body, hang it until the idle timeout.
+ */
+const FRAMING = new Set([
+  'connection',
+  'content-length',
+  'expect',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
  * Merges header records case-insensitively, later sources winning (`Authorization` replaces
  * `authorization`), into one `Headers`. A name that is not a token or a value `Headers` refuses
  * (a line break, a NUL) is an `InvalidRequestError` naming the header, never its value (values
- * are often keys).
+ * are often keys); so is a connection or framing header (`content-length`, `transfer-encoding`,
+ * `connection`, …), which `fetch` sets itself.
  * @param provider names the provider in the error
  * @param option the option the caller should fix, for the error
  * @example mergeHeaders('openai', 'headers', { authorization: 'Bearer a' }, { Authorization: 'Bearer b' })
@@ -28,6 +45,12 @@ export function mergeHeaders(
           provider,
           option,
         });
+      }
+      if (FRAMING.has(name.toLowerCase())) {
+        throw new InvalidRequestError(
+          `${provider}: the ${name} header describes the connection or the body's framing, which fetch sets itself; leave it out`,
+          { provider, option },
+        );
       }
       try {
         headers.set(name, value);
