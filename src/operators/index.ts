@@ -15,7 +15,7 @@ export {
   type SSEMessage,
   sseDecoder,
 } from './decode-sse.ts';
-export { type IdleTimeoutOptions, type IdleWatch, idleTimeout, idleWatch } from './idle-timeout.ts';
+export { type IdleTimeoutOptions, idleTimeout } from './idle-timeout.ts';
 export { parseStructuredOutput } from './parse-structured-output.ts';
 export { type RetryWithBackoffOptions, retryWithBackoff } from './retry-with-backoff.ts';
 export { decodeWith, type StreamDecoder, type StreamDecoderFactory } from './stream-decoder.ts';

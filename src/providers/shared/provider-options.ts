@@ -9,7 +9,11 @@ export interface ProviderOptions {
   baseURL?: string;
   /** Extra headers sent with every request, merged case-insensitively over the provider's own (a `CallOptions.headers` entry wins over both). */
   headers?: Record<string, string>;
-  /** A `fetch` to use instead of the global one (proxies, tests). */
+  /**
+   * A `fetch` to use instead of the global one (proxies, tests). It is called with the URL as a
+   * string and an init holding `method: 'POST'`, `headers` (a `Headers`), the body text, a `signal`
+   * and `redirect: 'manual'`; a redirect it returns is refused, never followed.
+   */
   fetch?: typeof globalThis.fetch;
   /**
    * Errors with `TimeoutError` when no byte arrives for this long (before the answer or between
