@@ -55,8 +55,11 @@ export function completeStage(
 ): Observer<ProviderEvent> {
   const start = asyncScheduler.now();
   let firstTokenMs: number | undefined;
-  let text = '';
-  let reasoning = '';
+  // Parts joined once at the end rather than `+=` per token: a rope of 20,000 tokens is 20,000
+  // objects that survive to the end of the stream (the garbage collector copies and marks each);
+  // an array of parts is one (this sits on every token).
+  const text: string[] = [];
+  const reasoning: string[] = [];
   const toolCalls: ToolCall[] = [];
   let finish: FinishPart | undefined;
 
@@ -65,10 +68,10 @@ export function completeStage(
       if (finish !== undefined) return;
       switch (event.type) {
         case 'text-delta':
-          text += event.text;
+          text.push(event.text);
           break;
         case 'reasoning-delta':
-          reasoning += event.text;
+          reasoning.push(event.text);
           break;
         case 'tool-call-delta':
           break;
@@ -97,7 +100,7 @@ export function completeStage(
       const timing = firstTokenMs === undefined ? { totalMs } : { firstTokenMs, totalMs };
       const completed: StreamCompleted = {
         type: 'stream-completed',
-        response: buildResponse(meta, finish, text, reasoning, toolCalls, timing),
+        response: buildResponse(meta, finish, text.join(''), reasoning.join(''), toolCalls, timing),
       };
       downstream.next(completed);
       downstream.complete();
