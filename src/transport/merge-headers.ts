@@ -7,14 +7,14 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * Headers that describe the connection or the body's framing, which `fetch` sets itself: given by
  * hand (a host forwarding an incoming request's headers), they fail the request as a retryable
  * network error, or, a `content-length` shorter than the body, hang it until the idle timeout.
+ * `te` and `trailer` are not among them: Node's fetch sends them as given (`te: trailers` is what
+ * gRPC-style servers ask for), and a browser drops them.
  */
 const FRAMING = new Set([
   'connection',
   'content-length',
   'expect',
   'keep-alive',
-  'te',
-  'trailer',
   'transfer-encoding',
   'upgrade',
 ]);
@@ -24,7 +24,7 @@ const FRAMING = new Set([
  * `authorization`), into one `Headers`. A name that is not a token or a value `Headers` refuses
  * (a line break, a NUL) is an `InvalidRequestError` naming the header, never its value (values
  * are often keys); so is a connection or framing header (`content-length`, `transfer-encoding`,
- * `connection`, …), which `fetch` sets itself.
+ * `connection`, `keep-alive`, `upgrade`, `expect`), which `fetch` sets itself.
  * @param provider names the provider in the error
  * @param option the option the caller should fix, for the error
  * @example mergeHeaders('openai', 'headers', { authorization: 'Bearer a' }, { Authorization: 'Bearer b' })

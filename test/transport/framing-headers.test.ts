@@ -41,3 +41,23 @@ describe('headers fetch sets itself', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+// Review 2 of 49a111e: te and trailer are not framing fetch sets: Node's fetch sends them as given
+// (te: trailers is what gRPC-style servers ask for), so refusing them broke requests that worked.
+describe('headers fetch sends as given', () => {
+  const servers = useTranscriptServer();
+  const reply =
+    'data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+
+  it.each([
+    ['te', 'trailers'],
+    ['TE', 'trailers'],
+    ['trailer', 'Expires'],
+  ])('a call header %s: %s reaches the server', async (name, value) => {
+    const server = await servers.start([{ chunks: [reply] }]);
+    const model = openaiCompatible('m', { baseURL: server.url, apiKey: 'k', retry: false });
+    const response = await model.complete({ messages: 'hi' }, { headers: { [name]: value } });
+    expect(response.text).toBe('ok');
+    expect(server.requests[0]?.headers[name.toLowerCase()]).toBe(value);
+  });
+});
