@@ -15,7 +15,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * `InvalidToolSchemaError`, here rather than through the tool's JSON Schema: that schema may not
  * carry it (a zod/mini schema, or zod before 4.2, has no Standard JSON Schema to compare an
  * `inputJsonSchema` with). zod's own formats (email, uuid…) are its own patterns and are left
- * alone. Schemas other than zod 4 are not walked.
+ * alone. zod 3 schemas (also `zod/v3`) are walked the same way, through their `_def`.
  * @example linearZodPatterns('lookup', z.object({ id: z.string().regex(/^(a|a)*$/) }))
  */
 export function linearZodPatterns(toolName: string, schema: unknown): void {
@@ -28,7 +28,10 @@ export function linearZodPatterns(toolName: string, schema: unknown): void {
       return;
     }
     const zod = node._zod;
-    if (!isRecord(zod) || !isRecord(zod.def)) return;
+    if (!isRecord(zod) || !isRecord(zod.def)) {
+      if (isRecord(node._def) && typeof node._def.typeName === 'string') visitV3(node._def);
+      return;
+    }
     const def = zod.def;
     if (def.check === 'string_format' && def.format === 'regex' && def.pattern instanceof RegExp) {
       def.pattern = linearOrRefuse(toolName, 'zod', def.pattern);
@@ -37,6 +40,24 @@ export function linearZodPatterns(toolName: string, schema: unknown): void {
       if (key === 'getter' && typeof value === 'function') visit((value as () => unknown)());
       else if (key === 'shape' && isRecord(value)) for (const child of Object.values(value)) visit(child);
       else visit(value);
+    }
+  };
+  // zod 3 (and `zod/v3`): a Standard Schema of vendor 'zod' too, with no JSON Schema of its own and
+  // its `.regex()` a `{ kind: 'regex', regex }` check, tested with the same `regex.test`.
+  const visitV3 = (def: Record<string, unknown>): void => {
+    if (Array.isArray(def.checks)) {
+      for (const check of def.checks as unknown[]) {
+        if (isRecord(check) && check.kind === 'regex' && check.regex instanceof RegExp) {
+          check.regex = linearOrRefuse(toolName, 'zod', check.regex);
+        }
+      }
+    }
+    for (const [key, value] of Object.entries(def)) {
+      if (key === 'getter' && typeof value === 'function') visit((value as () => unknown)());
+      else if (key === 'shape' && typeof value === 'function') {
+        const shape: unknown = (value as () => unknown)();
+        if (isRecord(shape)) for (const child of Object.values(shape)) visit(child);
+      } else visit(value);
     }
   };
   visit(schema);
