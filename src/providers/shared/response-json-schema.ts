@@ -1,5 +1,36 @@
-import { InvalidRequestError, isStandardSchema, type ResponseFormat } from '../../core/index.ts';
+import {
+  InvalidRequestError,
+  InvalidToolSchemaError,
+  isStandardSchema,
+  type ResponseFormat,
+  type StandardSchemaV1,
+} from '../../core/index.ts';
+import { linearValidatorPatterns } from '../../tools/linear-validator-patterns.ts';
 import { standardJsonSchema } from '../../tools/standard-json-schema.ts';
+
+/** Validators whose regexes already run on the linear-time engine (a schema is walked once). */
+const linear = new WeakSet<object>();
+
+/**
+ * Makes the regexes of `responseFormat.schema` (zod's `.regex()`, valibot's, arktype's) test on the
+ * linear-time engine, as a tool's input validator's do: the model writes the reply they check, and
+ * 26 bytes held the event loop ~1.8 s on a backtracking pattern. A pattern RE2 cannot run is an
+ * `InvalidRequestError`, before anything is sent.
+ */
+function linearResponsePatterns(schema: StandardSchemaV1, provider: string): void {
+  if (linear.has(schema)) return;
+  try {
+    linearValidatorPatterns('responseFormat.schema', schema);
+  } catch (error) {
+    if (!InvalidToolSchemaError.is(error)) throw error;
+    throw new InvalidRequestError(`${provider}: responseFormat.schema: ${error.message}`, {
+      provider,
+      option: 'responseFormat.schema',
+      cause: error,
+    });
+  }
+  linear.add(schema);
+}
 
 /**
  * The JSON Schema to send for `responseFormat.schema`: a Standard Schema validator's own Standard
@@ -16,6 +47,7 @@ export function responseJsonSchema(
   const schema = format?.schema;
   if (schema === undefined) return undefined;
   if (!isStandardSchema(schema)) return withoutDialect(schema);
+  linearResponsePatterns(schema, provider);
   if (format?.jsonSchema) return withoutDialect(format.jsonSchema);
   let converted: Record<string, unknown> | undefined;
   try {
