@@ -151,7 +151,7 @@ describe('decodeSSE: maxEventBytes', () => {
       expectObservable(src.pipe(decodeSSE({ maxEventBytes: 12 }))).toBe(
         '-x---#',
         { x: { data: '1' } },
-        new StreamLimitError('A server-sent event exceeded 12 bytes without ending', 12),
+        new StreamLimitError('A server-sent event exceeded 12 characters without ending', 12),
       );
       expectSubscriptions(src.subscriptions).toBe('^----!');
     });

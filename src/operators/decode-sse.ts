@@ -36,6 +36,14 @@ export interface DecodeSSEOptions {
   maxEventBytes?: number;
 }
 
+const LF = 10;
+
+/** Whether `chunk` ends with `\n\n`: the end of an event, after which the parser holds nothing. */
+function endsWithBlankLine(chunk: string): boolean {
+  const n = chunk.length;
+  return n >= 2 && chunk.charCodeAt(n - 1) === LF && chunk.charCodeAt(n - 2) === LF;
+}
+
 /**
  * The SSE {@link StreamDecoderFactory} behind {@link decodeSSE}, for pipelines that fuse their
  * consumer onto the decoder.
@@ -57,6 +65,9 @@ export function sseDecoder(options: DecodeSSEOptions = {}): StreamDecoderFactory
     });
     const feed = (chunk: string) => {
       parser.feed(chunk);
+      // A chunk that ends an event (a blank line) leaves the parser holding nothing, so it cannot
+      // have overflowed: only a chunk that ends mid-event is probed (no extra call per token).
+      if (endsWithBlankLine(chunk)) return;
       try {
         parser.feed('');
       } catch {
