@@ -83,7 +83,14 @@ export const WARM_PASSES = process.env.BENCH_WARM !== '0';
  * after it has started listening, by which time that work is done.
  * @default 0 (BENCH_SETTLE_MS)
  */
-export const SETTLE_MS = Math.max(0, Number(process.env.BENCH_SETTLE_MS ?? 0));
+export const SETTLE_MS = settleMs(process.env.BENCH_SETTLE_MS);
+
+function settleMs(text: string | undefined): number {
+  const ms = Number(text ?? 0);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new Error(`BENCH_SETTLE_MS must be a number of ms, got ${JSON.stringify(text)}`);
+  return ms;
+}
 
 /** Untimed passes between the cold and the warm pass. @default 1 (BENCH_WARMUP_PASSES) */
 export const WARMUP_PASSES = Math.max(0, Number(process.env.BENCH_WARMUP_PASSES ?? 1));
