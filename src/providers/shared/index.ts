@@ -1,6 +1,6 @@
 export { type ChunkMapper, NO_EVENTS } from './chunk-mapper.ts';
 export { createChatModel } from './create-chat-model.ts';
-export { chunkObserver, decodeChunks } from './decode-chunks.ts';
+export { decodeChunks } from './decode-chunks.ts';
 export { base64Of } from '../../core/base64.ts';
 export { inlineMedia, sniffImageType, urlOf } from './inline-media.ts';
 export { parseEventJson } from './parse-event-json.ts';
