@@ -4,6 +4,7 @@ import { type AnyTool, defineTool, type JsonSchemaObject, type ToolAnnotations }
 import { defaultJsonSchemaEngine } from '#json-schema-engine';
 import { isRecord, type JsonSchemaDialect, jsonSchemaDialect } from '../tools/json-schema.ts';
 import type { JsonSchemaEngine } from '../tools/json-schema-engine.ts';
+import { TOOL_ANNOTATION_HINTS } from '../tools/tool-annotations.ts';
 import type { McpCallOptions } from './call-tool.ts';
 import type { McpLogger } from './connect-options.ts';
 import type { McpToolEvent, McpToolInfo } from './mcp-tool-event.ts';
@@ -79,14 +80,13 @@ function compiles(schema: unknown): boolean {
   }
 }
 
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-
 /** A server's tool annotations, the well-typed fields only (a hint from a server is only a hint). */
 function annotationsOf(info: McpToolInfo): ToolAnnotations | undefined {
   const given: Record<string, unknown> = isRecord(info.annotations) ? info.annotations : {};
   const title = typeof given.title === 'string' ? given.title : info.title;
   const annotations: ToolAnnotations = typeof title === 'string' ? { title } : {};
-  for (const hint of HINTS) if (typeof given[hint] === 'boolean') annotations[hint] = given[hint];
+  for (const hint of TOOL_ANNOTATION_HINTS)
+    if (typeof given[hint] === 'boolean') annotations[hint] = given[hint];
   return Object.keys(annotations).length > 0 ? annotations : undefined;
 }
 

@@ -2,14 +2,14 @@ import type { IncomingMessage } from 'node:http';
 
 import type { JsonBody } from '../http/read-json-body.ts';
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * `readJsonBody` of `rxagent/http` for a Node request: reads a body of at most `limit` bytes and
  * parses it as JSON (an empty body is `invalid`). A `Content-Length` over the limit is refused before anything is read; a body that
  * grows past it stops being read (the caller answers 413 and closes the connection), and so does
  * one still arriving after `timeoutMs` (`too-slow`: 408, the connection closed).
  */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 export async function readNodeJsonBody(
   req: IncomingMessage,
   limit = 4 * 1024 * 1024,

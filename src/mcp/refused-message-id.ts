@@ -1,7 +1,7 @@
 import type { RefusedLine } from './line-limiter.ts';
 
-const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+const ID = String.raw`(-?\d+|${STRING})`;
 /** `{"jsonrpc":"2.0","id":…` (other short string members may come first, as most clients write). */
 const LEADING = new RegExp(String.raw`^\s*\{\s*(?:${STRING}\s*:\s*${STRING}\s*,\s*)*"id"\s*:\s*${ID}\s*[,}]`);
 /** `…,"id":7}` at the very end: the SDK writes the id last. Only one brace may follow it, so it is top-level. */

@@ -28,13 +28,17 @@ function dialectOf(name: string, schema: JsonSchemaObject, given: unknown): Json
   return dialect;
 }
 
-function jsonCopy(name: string, parameters: unknown): JsonSchemaObject {
-  let copy: unknown;
+/** A JSON copy of a tool's schema field; throws `InvalidToolSchemaError` naming the field if it is not JSON. */
+function jsonData(name: string, field: 'parameters' | 'outputSchema', value: unknown): unknown {
   try {
-    copy = JSON.parse(JSON.stringify(parameters));
+    return JSON.parse(JSON.stringify(value));
   } catch (error) {
-    throw new InvalidToolSchemaError(name, `parameters is not JSON (${String(error)})`, { cause: error });
+    throw new InvalidToolSchemaError(name, `${field} is not JSON (${String(error)})`, { cause: error });
   }
+}
+
+function jsonCopy(name: string, parameters: unknown): JsonSchemaObject {
+  const copy = jsonData(name, 'parameters', parameters);
   if (!isRecord(copy)) throw new InvalidToolSchemaError(name, 'parameters must be a JSON Schema object');
   if (copy.type !== 'object')
     throw new InvalidToolSchemaError(name, 'the input schema must describe an object (type: "object")');
@@ -43,12 +47,7 @@ function jsonCopy(name: string, parameters: unknown): JsonSchemaObject {
 
 /** A private, frozen copy of a hand-built tool's output schema (`deriveOutputSchema` checked `defineTool`'s). */
 function outputCopy(name: string, schema: unknown): Readonly<JsonSchemaObject> {
-  let copy: unknown;
-  try {
-    copy = JSON.parse(JSON.stringify(schema));
-  } catch (error) {
-    throw new InvalidToolSchemaError(name, `outputSchema is not JSON (${String(error)})`, { cause: error });
-  }
+  const copy = jsonData(name, 'outputSchema', schema);
   if (!isRecord(copy) || copy.type !== 'object')
     throw new InvalidToolSchemaError(name, 'the output schema must describe an object (type: "object")');
   return deepFreeze(copy);

@@ -15,7 +15,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-const BOOLEAN_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+/** The boolean hints of {@link ToolAnnotations}, for code that reads them from an untyped object. */
+export const TOOL_ANNOTATION_HINTS = [
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+] as const;
 
 /**
  * A frozen copy of `annotations` with its known fields only; throws a `TypeError` naming the tool
@@ -31,7 +37,7 @@ export function toolAnnotations(toolName: string, annotations: unknown): Readonl
       throw new TypeError(`Tool ${toolName}: annotations.title must be a string`);
     copy.title = title;
   }
-  for (const hint of BOOLEAN_HINTS) {
+  for (const hint of TOOL_ANNOTATION_HINTS) {
     const value: unknown = Reflect.get(annotations, hint);
     if (value === undefined) continue;
     if (typeof value !== 'boolean')

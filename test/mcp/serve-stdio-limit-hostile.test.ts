@@ -7,6 +7,7 @@ import { defineTool, ToolRegistry } from '../../src/index.ts';
 import { serveMcp } from '../../src/mcp/index.ts';
 import { lineLimiter } from '../../src/mcp/line-limiter.ts';
 import { refusedMessageId } from '../../src/mcp/refused-message-id.ts';
+import { ndjsonMessages } from './support/ndjson-messages.ts';
 
 /** serveMcp over in-memory stdio; `next()` waits (bounded) for the next message it writes. */
 async function served(maxMessageBytes: number) {
@@ -21,15 +22,7 @@ async function served(maxMessageBytes: number) {
   );
   const stdin = new PassThrough();
   const stdout = new PassThrough();
-  const queue: unknown[] = [];
-  let text = '';
-  stdout.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n')) {
-      queue.push(JSON.parse(text.slice(0, nl)));
-      text = text.slice(nl + 1);
-    }
-  });
+  const next = ndjsonMessages(stdout, 5_000);
   const server = await serveMcp(tools, {
     name: 't',
     version: '1',
@@ -38,14 +31,6 @@ async function served(maxMessageBytes: number) {
     stdout,
     maxMessageBytes,
   });
-  const next = async (ms = 5_000): Promise<unknown> => {
-    const until = Date.now() + ms;
-    while (queue.length === 0) {
-      if (Date.now() > until) throw new Error('no message in time');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return queue.shift();
-  };
   const line = (message: object) => `${JSON.stringify(message)}\n`;
   const initialize = line({
     jsonrpc: '2.0',

@@ -7,42 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { lineLimiter, type RefusedLine } from '../../src/mcp/line-limiter.ts';
 import { refusedMessageId } from '../../src/mcp/refused-message-id.ts';
 import { seededRandom, splitAt } from '../support/split.ts';
+import { ndjsonMessages } from './support/ndjson-messages.ts';
 
 const example = fileURLToPath(new URL('../../examples/mcp/serve-registry.ts', import.meta.url));
 const args = ['--conditions=rxagent-source', example];
 const BIG = 20 * 1024 * 1024;
 
-/** Reads newline-delimited JSON from a child's stdout; `next()` waits (bounded) for the next message. */
-function messages(stdout: NodeJS.ReadableStream) {
-  const queue: unknown[] = [];
-  let wake: (() => void) | undefined;
-  let text = '';
-  stdout.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n')) {
-      queue.push(JSON.parse(text.slice(0, nl)));
-      text = text.slice(nl + 1);
-    }
-    wake?.();
-  });
-  return async (ms = 15_000): Promise<unknown> => {
-    const until = Date.now() + ms;
-    while (queue.length === 0) {
-      if (Date.now() > until) throw new Error('no message in time');
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, 100);
-      });
-    }
-    return queue.shift();
-  };
-}
-
 describe('serveMcp over stdio: a message over the limit (R7)', () => {
   it('answers a 20 MiB line with a JSON-RPC error carrying its id, and goes on answering', async () => {
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
-      const next = messages(child.stdout);
+      const next = ndjsonMessages(child.stdout);
       const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
       const clientInfo = { name: 't', version: '1' };
       send({

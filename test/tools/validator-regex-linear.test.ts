@@ -18,14 +18,19 @@ const call = (name: string, args: Record<string, unknown>) => ({ id: 'call_1', n
  * hostile strings, and answers `false` at once instead of running it: before the fix the test
  * fails on the record, without stalling the event loop for seconds. The linear engine
  * (`LinearTestRegExp`) overrides `test`, so it never reaches `RegExp.prototype.test`.
+ * @param watched the values recorded. @default the hostile strings
+ * @param answer what the platform's `test` answers for them (`true` for a value the pattern matches)
  */
-function watchBacktracking(): string[] {
+function watchBacktracking(
+  watched: readonly string[] = [hostile, matchingHostile],
+  answer = false,
+): string[] {
   const backtracked: string[] = [];
   const original = RegExp.prototype.test;
   vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-    if (text === hostile || text === matchingHostile) {
+    if (watched.includes(text)) {
       backtracked.push(`${String(this)} on ${text.length} characters`);
-      return false;
+      return answer;
     }
     return original.call(this, text);
   });
@@ -269,13 +274,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
       defineTool({ name: 'mixed', description: 'Mixed.', input: lookup, execute: () => 'ok' }),
     );
     const value = `${'a'.repeat(60)}z`;
-    const backtracked: string[] = [];
-    const original = RegExp.prototype.test;
-    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-      if (text !== value) return original.call(this, text);
-      backtracked.push(`${String(this)} on ${text.length} characters`);
-      return true;
-    });
+    const backtracked = watchBacktracking([value], true);
     expect(await registry.invoke(call('mixed', { tags: [value] }))).toMatchObject({ status: 'ok' });
     expect(await registry.invoke(call('mixed', { tags: ['aab'] }))).toMatchObject({
       status: 'invalid_arguments',
@@ -301,13 +300,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
     );
     // A value the pattern matches, after exponential backtracking: recorded and answered at once.
     const value = `${'a'.repeat(60)}y`;
-    const backtracked: string[] = [];
-    const original = RegExp.prototype.test;
-    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-      if (text !== value) return original.call(this, text);
-      backtracked.push(`${String(this)} on ${text.length} characters`);
-      return true;
-    });
+    const backtracked = watchBacktracking([value], true);
     expect(await registry.invoke(call('both', { a: 'a', b: value }))).toMatchObject({ status: 'ok' });
     expect(both.allows({ a: 'a', b: value })).toBe(true);
     expect(backtracked).toEqual([]);
