@@ -1,4 +1,5 @@
 import type { RunAgentInput } from '@ag-ui/core';
+import { sha256Hex } from '../core/web-crypto.ts';
 import type { Actor } from '../security/actor.ts';
 
 /**
@@ -11,7 +12,5 @@ import type { Actor } from '../security/actor.ts';
 export async function actorThreadSessionId(input: RunAgentInput, actor: Actor | undefined): Promise<string> {
   if (actor === undefined) return input.threadId;
   // JSON keeps the two ids apart whatever characters they hold.
-  const bytes = new TextEncoder().encode(JSON.stringify([actor.id, input.threadId]));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return `t-${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  return `t-${await sha256Hex(JSON.stringify([actor.id, input.threadId]))}`;
 }

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../core/web-crypto.ts';
 import type { Actor } from '../security/actor.ts';
 import type { SessionStore } from '../sessions/index.ts';
 import { claimOwner, ownerIn } from './claim-owner.ts';
@@ -55,6 +56,5 @@ export async function threadAllowed(
 
 /** The id of a thread's ownership record: a valid session id whatever characters the thread id holds. */
 async function threadRecordId(threadId: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(threadId)));
-  return `o-${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  return `o-${await sha256Hex(threadId)}`;
 }

@@ -1,42 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import type { ChildProcess } from 'node:child_process';
 import { interval, map } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
 import { RunRegistry } from '../../src/http/index.ts';
 import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
 import { until } from './support/listen.ts';
-
-/** A free port on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-/** A Redis server of this test's own, so an outage hurts no one else's tests. */
-async function redisServer(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ]);
-  const probe = new Redis({ port, host: '127.0.0.1', retryStrategy: () => 25, maxRetriesPerRequest: null });
-  probe.on('error', () => undefined);
-  await probe.ping();
-  probe.disconnect();
-  return child;
-}
+import { freePort, redisServer } from './support/redis-server.ts';
 
 const children: ChildProcess[] = [];
 const stores: RedisRunEventStore[] = [];

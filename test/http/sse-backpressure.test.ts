@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import type { ServerResponse } from 'node:http';
-import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { Redis } from 'ioredis';
@@ -8,9 +5,10 @@ import { from, lastValueFrom, map, range, tap, toArray } from 'rxjs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
 import { SlowConsumerError } from '../../src/core/index.ts';
-import { fromSSE, RunRegistry, resumableEvents, toSSEResponse, writeSSE } from '../../src/http/index.ts';
+import { fromSSE, RunRegistry, resumableEvents, toSSEResponse } from '../../src/http/index.ts';
 import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
 import { type Listening, listen, until } from './support/listen.ts';
+import { serveSSE, stalledClient } from './support/sse-clients.ts';
 
 const url = 'redis://127.0.0.1:6379';
 const prefix = `rxagent-test:backpressure:${process.pid}:${Date.now()}:`;
@@ -32,42 +30,50 @@ afterAll(async () => {
 const EVENTS = 10_000;
 const text = 'x'.repeat(2_000);
 
+/** A registry on a Redis store that keeps the whole run, closed after the test. */
+function registryOf(): RunRegistry {
+  const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
+  stores.push(store);
+  const runs = new RunRegistry({ eventStore: store });
+  registries.push(runs);
+  return runs;
+}
+
+/** The id of a run of `EVENTS` events of 2 kB (20 MB) that `runs` ran to the end. */
+async function ran(runs: RunRegistry): Promise<string> {
+  const { id } = runs.start(
+    from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
+  );
+  await until(() => runs.statusHere(id) === 'completed');
+  return id;
+}
+
+/** {@link ran} on `a`, once `b` knows it. */
+async function ranOnAKnownToB(a: RunRegistry, b: RunRegistry): Promise<string> {
+  const id = await ran(a);
+  // A's writes reach Redis on A's own connection: B knows the run once its state is there.
+  for (let tries = 0; (await b.status(id)) === null && tries < 500; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  return id;
+}
+
 describe('writeSSE and a client that does not read (R11)', () => {
   it('stops reading the run from the store while the socket is full: the server holds a bounded amount, and the client that reads later gets every event once', async () => {
-    const registryOf = () => {
-      const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
-      stores.push(store);
-      const runs = new RunRegistry({ eventStore: store });
-      registries.push(runs);
-      return runs;
-    };
     // Server A ran a run of 6 000 events of 2 kB (20 MB); the client reads it from server B.
     const a = registryOf();
     const b = registryOf();
-    const { id } = a.start(
-      from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
+    const id = await ranOnAKnownToB(a, b);
+    const server = await serveSSE(
+      (req) => b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }),
+      { heartbeatMs: 0 },
     );
-    await until(() => a.statusHere(id) === 'completed');
-    // A's writes reach Redis on A's own connection: B knows the run once its state is there.
-    for (let tries = 0; (await b.status(id)) === null && tries < 500; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    let response: ServerResponse | undefined;
-    const errors: unknown[] = [];
-    const server = await listen((req, res) => {
-      response = res;
-      writeSSE(b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res, {
-        onError: (error) => errors.push(error),
-        heartbeatMs: 0,
-      });
-    });
     servers.push(server);
+    const { errors } = server;
 
-    // A client that sends its request and never reads.
-    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
-    await once(socket, 'connect');
-    socket.pause();
-    socket.write(`GET /${id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-    await until(() => response !== undefined);
+    // A client that sends its request and never reads (yet).
+    const client = await stalledClient(server.url, `/${id}`);
+    await until(() => server.response !== undefined);
+    const response = server.response;
     let held = 0;
     const deadline = Date.now() + 3_000;
     while (Date.now() < deadline) {
@@ -80,44 +86,21 @@ describe('writeSSE and a client that does not read (R11)', () => {
     expect(response!.destroyed && !response!.writableFinished).toBe(false); // not cut off (it may have finished into the kernel's buffers)
 
     // Now it reads: every event, once, in order.
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.resume();
-    await once(socket, 'end');
-    const ids = [
-      ...Buffer.concat(chunks)
-        .toString('utf8')
-        .matchAll(/^id: (.+)$/gm),
-    ].map((match) => match[1]);
+    const ids = await client.read();
     expect(ids).toHaveLength(EVENTS);
     expect(ids.every((eventId, index) => eventId === `${id}:${index + 1}`)).toBe(true);
     expect(errors).toEqual([]);
   }, 60_000);
 
   it('a client that reads at full speed gets a 20 MB replay from another server whole', async () => {
-    const registryOf = () => {
-      const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
-      stores.push(store);
-      const runs = new RunRegistry({ eventStore: store });
-      registries.push(runs);
-      return runs;
-    };
     const a = registryOf();
     const b = registryOf();
-    const { id } = a.start(
-      from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
+    const id = await ranOnAKnownToB(a, b);
+    const server = await serveSSE((req) =>
+      b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }),
     );
-    await until(() => a.statusHere(id) === 'completed');
-    // A's writes reach Redis on A's own connection: B knows the run once its state is there.
-    for (let tries = 0; (await b.status(id)) === null && tries < 500; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    const errors: unknown[] = [];
-    const server = await listen((req, res) => {
-      writeSSE(b.attach(id, { lastEventId: String(req.headers['last-event-id'] ?? '') }), res, {
-        onError: (error) => errors.push(error),
-      });
-    });
     servers.push(server);
+    const { errors } = server;
     const started = Date.now();
     const events = await lastValueFrom(fromSSE(`${server.url}/${id}`).pipe(toArray()));
     console.log(`fast client: ${EVENTS} events (20 MB) in ${Date.now() - started} ms`);
@@ -126,44 +109,21 @@ describe('writeSSE and a client that does not read (R11)', () => {
   }, 60_000);
 
   it('cuts off a client that has not read for stallMs with SlowConsumerError', async () => {
-    const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
-    stores.push(store);
-    const runs = new RunRegistry({ eventStore: store });
-    registries.push(runs);
-    const { id } = runs.start(
-      from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
-    );
-    await until(() => runs.statusHere(id) === 'completed');
-    let response: ServerResponse | undefined;
-    const errors: unknown[] = [];
-    const server = await listen((_req, res) => {
-      response = res;
-      writeSSE(runs.attach(id), res, {
-        onError: (error) => errors.push(error),
-        heartbeatMs: 0,
-        stallMs: 500,
-      });
-    });
+    const runs = registryOf();
+    const id = await ran(runs);
+    const server = await serveSSE(() => runs.attach(id), { heartbeatMs: 0, stallMs: 500 });
     servers.push(server);
-    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
-    await once(socket, 'connect');
-    socket.pause();
-    socket.write(`GET /${id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const { errors } = server;
+    const client = await stalledClient(server.url, `/${id}`);
     await until(() => errors.length > 0, 10_000);
     expect(errors[0]).toBeInstanceOf(SlowConsumerError);
-    expect(response!.destroyed).toBe(true);
-    socket.destroy();
+    expect(server.response!.destroyed).toBe(true);
+    client.socket.destroy();
   }, 30_000);
 
   it('toSSEResponse paces a registry’s events too, behind a server that reads the body as the socket drains', async () => {
-    const store = redisRunEventStore({ url, prefix, replayLimit: EVENTS });
-    stores.push(store);
-    const runs = new RunRegistry({ eventStore: store });
-    registries.push(runs);
-    const { id } = runs.start(
-      from(range(1, EVENTS).pipe(map((): AgentEvent => ({ type: 'text-delta', text })))),
-    );
-    await until(() => runs.statusHere(id) === 'completed');
+    const runs = registryOf();
+    const id = await ran(runs);
     let read = 0; // events the server read from the store
     let sent = () => 0; // bytes the server handed to the kernel
     const server = await listen((req, res) => {
@@ -178,10 +138,7 @@ describe('writeSSE and a client that does not read (R11)', () => {
       Readable.fromWeb(response.body as NodeReadableStream).pipe(res);
     });
     servers.push(server);
-    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
-    await once(socket, 'connect');
-    socket.pause();
-    socket.write(`GET /${id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const client = await stalledClient(server.url, `/${id}`);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     // What the process holds: the frames of the events read less what the kernel took.
     const frame = Buffer.byteLength(
@@ -192,15 +149,7 @@ describe('writeSSE and a client that does not read (R11)', () => {
       `toSSEResponse, a client that does not read: ${read} of ${EVENTS} events read, ${sent()} bytes sent, about ${held} bytes held`,
     );
     expect(held).toBeLessThan(1024 * 1024);
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.resume();
-    await once(socket, 'end');
-    const ids = [
-      ...Buffer.concat(chunks)
-        .toString('utf8')
-        .matchAll(/^id: (.+)$/gm),
-    ].map((match) => match[1]);
+    const ids = await client.read();
     expect(ids).toHaveLength(EVENTS);
     expect(ids.every((eventId, index) => eventId === `${id}:${index + 1}`)).toBe(true);
   }, 60_000);

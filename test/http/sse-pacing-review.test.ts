@@ -1,14 +1,13 @@
-import { once } from 'node:events';
-import type { ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { concat, map, NEVER, range } from 'rxjs';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
 import { SlowConsumerError } from '../../src/core/index.ts';
-import { RunRegistry, writeSSE } from '../../src/http/index.ts';
+import { RunRegistry } from '../../src/http/index.ts';
 import { type RedisRunEventStore, redisRunEventStore } from '../../src/stores/redis/index.ts';
-import { type Listening, listen, until } from './support/listen.ts';
+import { type Listening, until } from './support/listen.ts';
+import { serveSSE, stalledClient } from './support/sse-clients.ts';
 
 const url = 'redis://127.0.0.1:6379';
 const prefix = `rxagent-test:r17b-pacing:${process.pid}:${Date.now()}:`;
@@ -32,30 +31,11 @@ afterEach(async () => {
 
 const delta = (size: number) => (): AgentEvent => ({ type: 'text-delta', text: 'x'.repeat(size) });
 
-/** A client that sends its request and does not read (yet). */
-async function stalledClient(
-  url: string,
-  path: string,
-): Promise<{ socket: Socket; read(): Promise<string[]> }> {
-  const socket = connect(Number(new URL(url).port), '127.0.0.1');
-  sockets.push(socket);
-  await once(socket, 'connect');
-  socket.pause();
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-  const chunks: Buffer[] = [];
-  return {
-    socket,
-    async read() {
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.resume();
-      await once(socket, 'end');
-      return [
-        ...Buffer.concat(chunks)
-          .toString('utf8')
-          .matchAll(/^id: (.+)$/gm),
-      ].map((match) => match[1]!);
-    },
-  };
+/** `stalledClient`, its socket destroyed after the test. */
+async function stalled(url: string, path: string): ReturnType<typeof stalledClient> {
+  const client = await stalledClient(url, path);
+  sockets.push(client.socket);
+  return client;
 }
 
 describe('writeSSE pacing a registry’s events (review r17b)', () => {
@@ -66,19 +46,11 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     const { id } = runs.start(concat(range(1, 5_000).pipe(map(delta(2_000))), NEVER));
     // Watched until the client below is connected.
     const first = runs.attach(id).subscribe();
-    let response: ServerResponse | undefined;
-    const errors: unknown[] = [];
-    const server = await listen((_req, res) => {
-      response = res;
-      writeSSE(runs.attach(id), res, {
-        onError: (error) => errors.push(error),
-        heartbeatMs: 0,
-        stallMs: 10_000,
-      });
-    });
+    const server = await serveSSE(() => runs.attach(id), { heartbeatMs: 0, stallMs: 10_000 });
     servers.push(server);
-    const client = await stalledClient(server.url, `/${id}`);
-    await until(() => response !== undefined && response.writableLength > 262_144);
+    const { errors } = server;
+    const client = await stalled(server.url, `/${id}`);
+    await until(() => server.response !== undefined && server.response.writableLength > 262_144);
     first.unsubscribe();
     // Connected, not reading for a while (a phone on a slow link), well within stallMs.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -104,19 +76,11 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     let stored = 0;
     const first = a.attach(id).subscribe({ next: () => (stored += 1), error: () => undefined });
     await until(() => stored >= 100, 20_000);
-    let response: ServerResponse | undefined;
-    const errors: unknown[] = [];
-    const server = await listen((_req, res) => {
-      response = res;
-      writeSSE(b.attach(id), res, {
-        onError: (error) => errors.push(error),
-        heartbeatMs: 0,
-        stallMs: 10_000,
-      });
-    });
+    const server = await serveSSE(() => b.attach(id), { heartbeatMs: 0, stallMs: 10_000 });
     servers.push(server);
-    await stalledClient(server.url, `/${id}`);
-    await until(() => response !== undefined && response.writableLength > 262_144, 20_000);
+    const { errors } = server;
+    await stalled(server.url, `/${id}`);
+    await until(() => server.response !== undefined && server.response.writableLength > 262_144, 20_000);
     first.unsubscribe();
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(errors).toEqual([]);
@@ -128,12 +92,10 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     registries.push(runs);
     const { id } = runs.start(range(1, 10).pipe(map(delta(1_200_000))));
     await until(() => runs.statusHere(id) === 'completed');
-    const errors: unknown[] = [];
-    const server = await listen((_req, res) => {
-      writeSSE(runs.attach(id), res, { onError: (error) => errors.push(error), heartbeatMs: 0 });
-    });
+    const server = await serveSSE(() => runs.attach(id), { heartbeatMs: 0 });
     servers.push(server);
-    const client = await stalledClient(server.url, `/${id}`);
+    const { errors } = server;
+    const client = await stalled(server.url, `/${id}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(errors).toEqual([]);
     const ids = await client.read();
@@ -146,17 +108,14 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     registries.push(runs);
     const { id } = runs.start(range(1, 3_000).pipe(map(delta(2_000))));
     await until(() => runs.statusHere(id) === 'completed');
-    const errors: unknown[] = [];
-    const server = await listen((_req, res) => {
-      writeSSE(runs.attach(id), res, {
-        onError: (error) => errors.push(error),
-        heartbeatMs: 0,
-        pauseBytes: 4_000,
-        stallMs: 2_000,
-      });
+    const server = await serveSSE(() => runs.attach(id), {
+      heartbeatMs: 0,
+      pauseBytes: 4_000,
+      stallMs: 2_000,
     });
     servers.push(server);
-    const client = await stalledClient(server.url, `/${id}`);
+    const { errors } = server;
+    const client = await stalled(server.url, `/${id}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const ids = await client.read();
     expect(errors).toEqual([]);
@@ -177,22 +136,14 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     registries.push(runs);
     // A 12 MB tool result, then the run waits for its model (the client is slow meanwhile).
     const { id } = runs.start(concat(range(1, 1).pipe(map(delta(12_000_000))), NEVER));
-    let response: ServerResponse | undefined;
-    const errors: unknown[] = [];
-    const server = await listen((_req, res) => {
-      response = res;
-      writeSSE(runs.attach(id), res, {
-        onError: (error) => errors.push(error),
-        heartbeatMs: 200,
-        stallMs: 10_000,
-      });
-    });
+    const server = await serveSSE(() => runs.attach(id), { heartbeatMs: 200, stallMs: 10_000 });
     servers.push(server);
-    await stalledClient(server.url, `/${id}`);
-    await until(() => response !== undefined && response.writableLength > 1_048_576);
+    const { errors } = server;
+    await stalled(server.url, `/${id}`);
+    await until(() => server.response !== undefined && server.response.writableLength > 1_048_576);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(errors).toEqual([]);
-    expect(response!.destroyed).toBe(false);
+    expect(server.response!.destroyed).toBe(false);
   }, 30_000);
 
   it('a run that ended while the socket was full: its last bytes wait for a client that never reads them at most stallMs', async () => {
@@ -200,20 +151,12 @@ describe('writeSSE pacing a registry’s events (review r17b)', () => {
     registries.push(runs);
     const { id } = runs.start(range(1, 1).pipe(map(delta(12_000_000))));
     await until(() => runs.statusHere(id) === 'completed');
-    let response: ServerResponse | undefined;
-    const errors: unknown[] = [];
-    const server = await listen((_req, res) => {
-      response = res;
-      writeSSE(runs.attach(id), res, {
-        onError: (error) => errors.push(error),
-        heartbeatMs: 0,
-        stallMs: 500,
-      });
-    });
+    const server = await serveSSE(() => runs.attach(id), { heartbeatMs: 0, stallMs: 500 });
     servers.push(server);
-    await stalledClient(server.url, `/${id}`);
+    const { errors } = server;
+    await stalled(server.url, `/${id}`);
     await until(() => errors.length > 0, 5_000);
     expect(errors[0]).toBeInstanceOf(SlowConsumerError);
-    expect(response!.destroyed).toBe(true);
+    expect(server.response!.destroyed).toBe(true);
   }, 30_000);
 });
