@@ -4,7 +4,6 @@ import {
   type AgentEvent,
   type AgentResult,
   type DurableRunEnd,
-  type DurableRunJob,
   driveDurableRun,
   memoryAuditStore,
   memorySessionStore,
@@ -13,9 +12,8 @@ import {
   type SessionStore,
   RxAgentError,
   textDeltas,
-  user,
 } from '../../../src/index.ts';
-import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
+import { memoryRunEventStore } from '../../../src/http/index.ts';
 import { redisSessionStore } from '../../../src/stores/redis/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import {
@@ -23,8 +21,10 @@ import {
   countingTools,
   type Executions,
   type OnExecute,
+  newJob,
   storedEvents,
   turnFor,
+  watched,
   watchedText,
 } from './durable-fixture.ts';
 import { from, lastValueFrom, toArray } from 'rxjs';
@@ -38,24 +38,6 @@ const stores: [string, () => SessionStore][] = [
   ['redis', () => redis],
 ];
 
-/** An event store that calls `onEvent` after each append (where a test "kills" the worker). */
-function watched(events: RunEventStore, onEvent: (event: AgentEvent) => void): RunEventStore {
-  return {
-    ...events,
-    append(runId, event) {
-      events.append(runId, event);
-      onEvent(event.event);
-    },
-  };
-}
-
-const jobOf = (sessionId: string): DurableRunJob => ({
-  runId: `run-${randomUUID()}`,
-  agent: 'support',
-  sessionId,
-  input: [user('Charge me and look Oslo up.')],
-});
-
 describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
   it('runs to completion with the in-process run’s session and text', async () => {
     const server = await servers.start((request) => turnFor(request));
@@ -63,7 +45,7 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     const executions: Executions = new Map();
     const agent = agentOn(server.url, countingTools(executions, {}), sessions);
     const events = memoryRunEventStore();
-    const job = jobOf(`s-${randomUUID()}`);
+    const job = newJob();
     events.open(job.runId);
     const end = await driveDurableRun(agent, job, { events });
     expect(end.type).toBe('completed');
@@ -119,7 +101,7 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
     const audit = memoryAuditStore();
     const agent = agentOn(server.url, countingTools(executions, onExecute, audit), sessions);
     const events = memoryRunEventStore();
-    const job = jobOf(`s-${randomUUID()}`);
+    const job = newJob();
     events.open(job.runId);
 
     const worker = new AbortController();
