@@ -121,13 +121,18 @@ export function newJob(text = 'Charge me and look Oslo up.', sessionId = `s-${ra
  * What a durable-run test drives `job` with: its sessions, counting tools (with their `onExecute`
  * hook) on an agent on the scripted server, and a memory event store with the job's run open.
  */
-export function durableWorld(url: string, job: DurableRunJob, sessions: SessionStore = memorySessionStore()) {
+export function durableWorld(
+  url: string,
+  job: DurableRunJob,
+  sessions: SessionStore = memorySessionStore(),
+  audit: ToolInvocationStore = memoryAuditStore(),
+) {
   const executions: Executions = new Map();
   const onExecute: { current?: OnExecute } = {};
-  const agent = agentOn(url, countingTools(executions, onExecute), sessions);
+  const agent = agentOn(url, countingTools(executions, onExecute, audit), sessions);
   const events = memoryRunEventStore();
   events.open(job.runId);
-  return { sessions, executions, onExecute, agent, events };
+  return { sessions, executions, onExecute, agent, events, audit };
 }
 
 /** An event store that calls `onEvent` after each append (where a test "kills" the worker). */
