@@ -5,7 +5,6 @@ import {
   type AgentResult,
   type DurableRunEnd,
   driveDurableRun,
-  memoryAuditStore,
   memorySessionStore,
   readCheckpoint,
   RUN_KEY,
@@ -13,14 +12,12 @@ import {
   RxAgentError,
   textDeltas,
 } from '../../../src/index.ts';
-import { memoryRunEventStore } from '../../../src/http/index.ts';
 import { redisSessionStore } from '../../../src/stores/redis/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import {
   agentOn,
   countingTools,
-  type Executions,
-  type OnExecute,
+  durableWorld,
   newJob,
   storedEvents,
   turnFor,
@@ -41,12 +38,8 @@ const stores: [string, () => SessionStore][] = [
 describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
   it('runs to completion with the in-process run’s session and text', async () => {
     const server = await servers.start((request) => turnFor(request));
-    const sessions = makeStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
     const job = newJob();
-    events.open(job.runId);
+    const { sessions, executions, agent, events } = durableWorld(server.url, job, makeStore());
     const end = await driveDurableRun(agent, job, { events });
     expect(end.type).toBe('completed');
     events.end(job.runId, { type: 'completed' });
@@ -95,14 +88,12 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
 
   it.each(kills)('resumes after a kill %s', async (_point, kill) => {
     const server = await servers.start((request) => turnFor(request, { delayMs: 5 }));
-    const sessions = makeStore();
-    const executions: Executions = new Map();
-    const onExecute: { current?: OnExecute } = {};
-    const audit = memoryAuditStore();
-    const agent = agentOn(server.url, countingTools(executions, onExecute, audit), sessions);
-    const events = memoryRunEventStore();
     const job = newJob();
-    events.open(job.runId);
+    const { sessions, executions, onExecute, audit, agent, events } = durableWorld(
+      server.url,
+      job,
+      makeStore(),
+    );
 
     const worker = new AbortController();
     const seen: AgentEvent[] = [];
