@@ -68,10 +68,8 @@ export function loopFrom(
   first: Observable<LoopItem>,
   restarted?: RxAgentError,
 ): Observable<LoopItem> {
-  if (!restarted)
-    return first.pipe(expand((item) => (item.type === 'next' ? runStep(env, item.state) : EMPTY)));
-  // A durable run resumed after a step's last outcome, inside the next step's turn.
-  let restart: RxAgentError | undefined = restarted;
+  // With `restarted`: a durable run resumed after a step's last outcome, inside the next step's turn.
+  let restart = restarted;
   return first.pipe(
     expand((item) => {
       if (item.type !== 'next') return EMPTY;

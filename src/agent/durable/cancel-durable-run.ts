@@ -1,4 +1,5 @@
 import type { Session, SessionStore } from '../../sessions/index.ts';
+import { endedRun } from './ended-run.ts';
 import { finishedStep } from './finished-step.ts';
 import { checkpointIn } from './read-checkpoint.ts';
 import { LAST_RUN_KEY, RUN_KEY } from './run-checkpoint.ts';
@@ -9,8 +10,7 @@ const ATTEMPTS = 8;
 
 /** Whether the session says the run ended as this cancel ends it, its checkpoint gone. */
 function endedHere(session: Session | null, runId: string, end: string): boolean {
-  const ended = session?.metadata[LAST_RUN_KEY] as { runId?: unknown; end?: unknown } | undefined;
-  return checkpointIn(session)?.runId !== runId && ended?.runId === runId && ended.end === end;
+  return checkpointIn(session)?.runId !== runId && endedRun(session, runId)?.end === end;
 }
 
 /**

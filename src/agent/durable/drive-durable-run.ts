@@ -12,7 +12,7 @@ import {
   take,
   takeUntil,
 } from 'rxjs';
-import { AuditLogError, RunCancelledError, RxAgentError } from '../../core/index.ts';
+import { AuditLogError, type ChatResponse, RunCancelledError, RxAgentError } from '../../core/index.ts';
 import type { RunEventStore } from '../../http/run-event-store.ts';
 import { eventId } from '../../http/sequenced-event.ts';
 import type { Agent } from '../agent.ts';
@@ -165,8 +165,14 @@ export async function driveDurableRun(
     logger: env.logger,
   });
   let state: RunState = session && found ? restoredState(session, found) : initialState(history, job.input);
+  // An aborted attempt: a cancel removes the checkpoint, any other reason leaves it for the next.
+  const abortedEnd = (): DurableRunEnd | Promise<DurableRunEnd> =>
+    isCancel(signal) ? ends.cancel() : { type: 'stopped' };
 
   const stepEnv: StepEnv = { ...runEnv, trace: undefined, checkpoints: hooks };
+  // The step of the checkpoint's recorded turn, its calls with a recorded outcome not run again.
+  const resumed = (at: RunState, turn: ChatResponse): Observable<LoopItem> =>
+    resumeStep(stepEnv, at, turn, new Map(Object.entries(writer.current.outcomes)));
   let first: Observable<LoopItem>;
   // For a step picked up after its turn: the next step's turn, if it had begun, is streamed again.
   let restartNext: RxAgentError | undefined;
@@ -205,12 +211,11 @@ export async function driveDurableRun(
     const { turn } = writer.current;
     if (turn) {
       await resumeTurn(agent.tools, job.actor, writer.current, told, hooks, emit);
-      first = resumeStep(stepEnv, state, turn, new Map(Object.entries(writer.current.outcomes)));
+      first = resumed(state, turn);
       restartNext = restarted;
     } else first = runStep(stepEnv, state, restarted);
   } catch (error) {
-    if (signal?.aborted && !(error instanceof RunSupersededError))
-      return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
+    if (signal?.aborted && !(error instanceof RunSupersededError)) return abortedEnd();
     return superseded(error, env.logger);
   }
 
@@ -233,11 +238,9 @@ export async function driveDurableRun(
           case 'parked':
             return from(ends.park(item.state, item.pending)).pipe(
               concatMap((end) => {
-                const { turn, outcomes } = writer.current;
+                const { turn } = writer.current;
                 if (end || !turn) return end ? of(end) : EMPTY;
-                return drive(
-                  loopFrom(stepEnv, resumeStep(stepEnv, item.state, turn, new Map(Object.entries(outcomes)))),
-                );
+                return drive(loopFrom(stepEnv, resumed(item.state, turn)));
               }),
             );
           default:
@@ -257,9 +260,8 @@ export async function driveDurableRun(
       );
     }),
   );
-  if (signal?.aborted) return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
+  if (signal?.aborted) return abortedEnd();
   const aborted$ = signal ? fromEvent(signal, 'abort').pipe(take(1)) : NEVER;
   const end = await lastValueFrom(loop$.pipe(takeUntil(aborted$), defaultIfEmpty(undefined)));
-  if (end) return end;
-  return isCancel(signal) ? ends.cancel() : { type: 'stopped' };
+  return end ?? abortedEnd();
 }

@@ -1,5 +1,4 @@
-import { SessionConflictError } from '../../core/index.ts';
-import type { Message } from '../../core/index.ts';
+import { type Message, SessionConflictError } from '../../core/index.ts';
 import type { Session, SessionStore } from '../../sessions/index.ts';
 
 /** One append a {@link updateCheckpoint} makes of the session as read, or `undefined` for none. */

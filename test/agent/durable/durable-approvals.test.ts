@@ -1,47 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   ApprovalNotPendingError,
   cancelDurableRun,
-  type DurableRunJob,
   driveDurableRun,
   LAST_RUN_KEY,
-  memoryAuditStore,
-  memorySessionStore,
   readCheckpoint,
   recordDecision,
   RUN_KEY,
   RunCancelledError,
-  user,
 } from '../../../src/index.ts';
-import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
+import type { RunEventStore } from '../../../src/http/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
-import {
-  agentOn,
-  countingTools,
-  eventsSoFar,
-  type Executions,
-  type OnExecute,
-  turnFor,
-} from './durable-fixture.ts';
+import { durableWorld, eventsSoFar, newJob, turnFor } from './durable-fixture.ts';
 import { openaiFrames } from '../openai-sse.ts';
 
 const servers = useTranscriptServer();
 
 async function parkedRun() {
   const server = await servers.start((request) => turnFor(request, { refund: true }));
-  const sessions = memorySessionStore();
-  const executions: Executions = new Map();
-  const audit = memoryAuditStore();
-  const agent = agentOn(server.url, countingTools(executions, {}, audit), sessions);
-  const events = memoryRunEventStore();
-  const job: DurableRunJob = {
-    runId: `run-${randomUUID()}`,
-    agent: 'support',
-    sessionId: `s-${randomUUID()}`,
-    input: [user('Refund me and look Oslo up.')],
-  };
-  events.open(job.runId);
+  const job = newJob('Refund me and look Oslo up.');
+  const { sessions, executions, audit, agent, events } = durableWorld(server.url, job);
   const end = await driveDurableRun(agent, job, { events });
   return { server, sessions, executions, audit, agent, events, job, end };
 }
@@ -152,18 +130,8 @@ describe('decisions recorded while the run works', () => {
       ];
       return { chunks: openaiFrames(turns.length === 0 ? { toolCalls } : { text: ['Done.'] }) };
     });
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const onExecute: { current?: OnExecute } = {};
-    const agent = agentOn(server.url, countingTools(executions, onExecute), sessions);
-    const events = memoryRunEventStore();
-    const job: DurableRunJob = {
-      runId: `run-${randomUUID()}`,
-      agent: 'support',
-      sessionId: `s-${randomUUID()}`,
-      input: [user('Refund both.')],
-    };
-    events.open(job.runId);
+    const job = newJob('Refund both.');
+    const { sessions, executions, onExecute, agent, events } = durableWorld(server.url, job);
     expect(await driveDurableRun(agent, job, { events })).toMatchObject({
       type: 'awaiting-approval',
       pending: [{ toolCallId: 'call_x' }, { toolCallId: 'call_y' }],

@@ -1,19 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  type DurableRunJob,
   driveDurableRun,
   memorySessionStore,
   readCheckpoint,
   recordDecision,
   type SessionStore,
-  user,
 } from '../../../src/index.ts';
-import { memoryRunEventStore } from '../../../src/http/index.ts';
 import type { RecordedRequest, ScriptedResponse } from '../../support/transcript-server.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { openaiFrames } from '../openai-sse.ts';
-import { agentOn, countingTools, type Executions, type OnExecute } from './durable-fixture.ts';
+import { durableWorld, newJob } from './durable-fixture.ts';
 
 const servers = useTranscriptServer();
 const CALLS = 16;
@@ -39,17 +35,8 @@ function manyRefunds(request: RecordedRequest): ScriptedResponse {
 describe('many parked calls decided at once ("approve all")', () => {
   it('records every decision: conflicts with each other’s decisions are progress, not failure', async () => {
     const server = await servers.start(manyRefunds);
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
-    const job: DurableRunJob = {
-      runId: `run-${randomUUID()}`,
-      agent: 'support',
-      sessionId: `s-${randomUUID()}`,
-      input: [user('Refund them all.')],
-    };
-    events.open(job.runId);
+    const job = newJob('Refund them all.');
+    const { sessions, executions, agent, events } = durableWorld(server.url, job);
     const parked = await driveDurableRun(agent, job, { events });
     expect(parked.type === 'awaiting-approval' && parked.pending).toHaveLength(CALLS);
     const decided = await Promise.allSettled(
@@ -83,18 +70,12 @@ function remote(store: SessionStore): SessionStore {
 describe('many decisions landing while the attempt writes its checkpoint', () => {
   it('the attempt takes them all in and is not superseded', async () => {
     const server = await servers.start(manyRefunds);
-    const sessions = remote(memorySessionStore());
-    const executions: Executions = new Map();
-    const onExecute: { current?: OnExecute } = {};
-    const agent = agentOn(server.url, countingTools(executions, onExecute), sessions);
-    const events = memoryRunEventStore();
-    const job: DurableRunJob = {
-      runId: `run-${randomUUID()}`,
-      agent: 'support',
-      sessionId: `s-${randomUUID()}`,
-      input: [user('Refund them all.')],
-    };
-    events.open(job.runId);
+    const job = newJob('Refund them all.');
+    const { sessions, executions, onExecute, agent, events } = durableWorld(
+      server.url,
+      job,
+      remote(memorySessionStore()),
+    );
     expect((await driveDurableRun(agent, job, { events })).type).toBe('awaiting-approval');
     await recordDecision(sessions, job.sessionId, job.runId, 'call_0', { approved: true });
     const decisions: Promise<void>[] = [];

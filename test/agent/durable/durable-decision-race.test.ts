@@ -1,19 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   ApprovalNotPendingError,
-  type DurableRunJob,
   driveDurableRun,
-  memorySessionStore,
   readCheckpoint,
   recordDecision,
-  user,
 } from '../../../src/index.ts';
-import { memoryRunEventStore } from '../../../src/http/index.ts';
 import type { RecordedRequest, ScriptedResponse } from '../../support/transcript-server.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { openaiFrames } from '../openai-sse.ts';
-import { agentOn, countingTools, eventsSoFar, type Executions, type OnExecute } from './durable-fixture.ts';
+import { durableWorld, eventsSoFar, newJob } from './durable-fixture.ts';
 
 const servers = useTranscriptServer();
 
@@ -37,18 +32,8 @@ function twoRefunds(request: RecordedRequest): ScriptedResponse {
 describe('a decision recorded while an attempt runs the parked step', () => {
   it('is not parked again: the call runs on it, asked once, and a second decision is refused', async () => {
     const server = await servers.start(twoRefunds);
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const onExecute: { current?: OnExecute } = {};
-    const agent = agentOn(server.url, countingTools(executions, onExecute), sessions);
-    const events = memoryRunEventStore();
-    const job: DurableRunJob = {
-      runId: `run-${randomUUID()}`,
-      agent: 'support',
-      sessionId: `s-${randomUUID()}`,
-      input: [user('Refund twice.')],
-    };
-    events.open(job.runId);
+    const job = newJob('Refund twice.');
+    const { sessions, executions, onExecute, agent, events } = durableWorld(server.url, job);
     const parked = await driveDurableRun(agent, job, { events });
     expect(parked).toMatchObject({
       type: 'awaiting-approval',

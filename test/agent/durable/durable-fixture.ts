@@ -1,17 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { firstValueFrom, from, lastValueFrom, map, take, toArray } from 'rxjs';
 import { z } from 'zod';
 import {
   Agent,
   type AgentEvent,
   defineTool,
+  type DurableRunJob,
   memoryAuditStore,
+  memorySessionStore,
   type SessionStore,
   textDeltas,
   type ToolContext,
   type ToolInvocationStore,
   ToolRegistry,
+  user,
 } from '../../../src/index.ts';
-import type { RunEventStore } from '../../../src/http/index.ts';
+import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
 import { openai } from '../../../src/providers/openai/index.ts';
 import type { RecordedRequest, ScriptedResponse } from '../../support/transcript-server.ts';
 import { openaiFrames } from '../openai-sse.ts';
@@ -106,6 +110,40 @@ export function agentOn(url: string, tools: ToolRegistry, sessions: SessionStore
     sessions,
     system: 'Be brief.',
   });
+}
+
+/** A job for the `support` agent: a new run on a new session (unless `sessionId` says which). */
+export function newJob(text = 'Charge me and look Oslo up.', sessionId = `s-${randomUUID()}`): DurableRunJob {
+  return { runId: `run-${randomUUID()}`, agent: 'support', sessionId, input: [user(text)] };
+}
+
+/**
+ * What a durable-run test drives `job` with: its sessions, counting tools (with their `onExecute`
+ * hook) on an agent on the scripted server, and a memory event store with the job's run open.
+ */
+export function durableWorld(
+  url: string,
+  job: DurableRunJob,
+  sessions: SessionStore = memorySessionStore(),
+  audit: ToolInvocationStore = memoryAuditStore(),
+) {
+  const executions: Executions = new Map();
+  const onExecute: { current?: OnExecute } = {};
+  const agent = agentOn(url, countingTools(executions, onExecute, audit), sessions);
+  const events = memoryRunEventStore();
+  events.open(job.runId);
+  return { sessions, executions, onExecute, agent, events, audit };
+}
+
+/** An event store that calls `onEvent` after each append (where a test "kills" the worker). */
+export function watched(events: RunEventStore, onEvent: (event: AgentEvent) => void): RunEventStore {
+  return {
+    ...events,
+    append(runId, event) {
+      events.append(runId, event);
+      onEvent(event.event);
+    },
+  };
 }
 
 /** Every event a run's store holds (the run must have ended in the store). */

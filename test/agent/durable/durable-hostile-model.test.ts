@@ -15,6 +15,7 @@ import { openai } from '../../../src/providers/openai/index.ts';
 import type { RecordedRequest, ScriptedResponse } from '../../support/transcript-server.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { openaiFrames } from '../openai-sse.ts';
+import { watched } from './durable-fixture.ts';
 
 const servers = useTranscriptServer();
 
@@ -70,14 +71,10 @@ describe('driveDurableRun with a model that repeats a tool-call id in one turn',
       input: [user('Charge twice.')],
     };
     events.open(job.runId);
-    const killed = {
-      ...events,
-      append: (runId: string, event: Parameters<typeof events.append>[1]) => {
-        events.append(runId, event);
-        // The first charge's outcome recorded and told: the worker dies while the second runs.
-        if (event.event.type === 'tool-result') worker.abort(new Error('worker killed'));
-      },
-    };
+    const killed = watched(events, (event) => {
+      // The first charge's outcome recorded and told: the worker dies while the second runs.
+      if (event.type === 'tool-result') worker.abort(new Error('worker killed'));
+    });
     expect(await driveDurableRun(agent, job, { events: killed, signal: worker.signal })).toEqual({
       type: 'stopped',
     });

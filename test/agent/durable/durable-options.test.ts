@@ -2,44 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
-  type AgentEvent,
   type DurableRunJob,
   driveDurableRun,
   memorySessionStore,
   recordDecision,
   user,
 } from '../../../src/index.ts';
-import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
+import { memoryRunEventStore } from '../../../src/http/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
-import { agentOn, countingTools, type Executions, turnFor } from './durable-fixture.ts';
+import { agentOn, countingTools, durableWorld, newJob, turnFor, watched } from './durable-fixture.ts';
 
 const servers = useTranscriptServer();
-
-function watched(events: RunEventStore, onEvent: (event: AgentEvent) => void): RunEventStore {
-  return {
-    ...events,
-    append(runId, event) {
-      events.append(runId, event);
-      onEvent(event.event);
-    },
-  };
-}
 
 describe('a durable run’s options and budgets across a resume', () => {
   it('keeps the run’s system prompt and its maxSteps (onLimit: stop) as the in-process run does', async () => {
     const server = await servers.start((request) => turnFor(request, { delayMs: 2 }));
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
     const job: DurableRunJob = {
-      runId: `run-${randomUUID()}`,
-      agent: 'support',
-      sessionId: `s-${randomUUID()}`,
-      input: [user('Charge me and look Oslo up.')],
+      ...newJob(),
       options: { system: 'Answer in French.', maxSteps: 1, onLimit: 'stop', metadata: { title: 'Charge' } },
     };
-    events.open(job.runId);
+    const { sessions, executions, agent, events } = durableWorld(server.url, job);
     const worker = new AbortController();
     let results = 0;
     // Killed once the step's calls are all recorded, before the limit ends the run.
@@ -77,17 +59,8 @@ describe('a durable run’s options and budgets across a resume', () => {
 
   it('fails a run whose options are out of range, changing nothing', async () => {
     const server = await servers.start((request) => turnFor(request));
-    const sessions = memorySessionStore();
-    const agent = agentOn(server.url, countingTools(new Map(), {}), sessions);
-    const events = memoryRunEventStore();
-    const job: DurableRunJob = {
-      runId: `run-${randomUUID()}`,
-      agent: 'support',
-      sessionId: `s-${randomUUID()}`,
-      input: [user('Hi')],
-      options: { maxSteps: 0 },
-    };
-    events.open(job.runId);
+    const job: DurableRunJob = { ...newJob('Hi'), options: { maxSteps: 0 } };
+    const { sessions, agent, events } = durableWorld(server.url, job);
     expect(await driveDurableRun(agent, job, { events })).toMatchObject({
       type: 'failed',
       error: { name: 'RangeError' },

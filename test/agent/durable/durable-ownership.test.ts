@@ -1,51 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  type AgentEvent,
   cancelDurableRun,
   type DurableRunEnd,
-  type DurableRunJob,
   driveDurableRun,
   LAST_RUN_KEY,
-  memorySessionStore,
   readCheckpoint,
   RUN_KEY,
   RunCancelledError,
-  user,
 } from '../../../src/index.ts';
-import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
 import { openaiFrames } from '../openai-sse.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
-import { agentOn, countingTools, type Executions, type OnExecute, turnFor } from './durable-fixture.ts';
+import { durableWorld, newJob, turnFor, watched } from './durable-fixture.ts';
 
 const servers = useTranscriptServer();
-
-const jobOf = (): DurableRunJob => ({
-  runId: `run-${randomUUID()}`,
-  agent: 'support',
-  sessionId: `s-${randomUUID()}`,
-  input: [user('Charge me and look Oslo up.')],
-});
-
-function watched(events: RunEventStore, onEvent: (event: AgentEvent) => void): RunEventStore {
-  return {
-    ...events,
-    append(runId, event) {
-      events.append(runId, event);
-      onEvent(event.event);
-    },
-  };
-}
 
 describe('who owns a durable run', () => {
   it('two drivers started together: one is superseded, the other completes, no tool runs twice', async () => {
     const server = await servers.start((request) => turnFor(request, { delayMs: 2 }));
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf();
-    events.open(job.runId);
+    const job = newJob();
+    const { executions, agent, events } = durableWorld(server.url, job);
     const ends = await Promise.all([
       driveDurableRun(agent, job, { events }),
       driveDurableRun(agent, job, { events }),
@@ -56,12 +29,8 @@ describe('who owns a durable run', () => {
 
   it('a second driver taking over mid-turn supersedes the first at its next checkpoint', async () => {
     const server = await servers.start((request) => turnFor(request, { delayMs: 10 }));
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf();
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, executions, agent, events } = durableWorld(server.url, job);
     let second: Promise<unknown> | undefined;
     const first = driveDurableRun(agent, job, {
       events: watched(events, (event) => {
@@ -80,12 +49,8 @@ describe('who owns a durable run', () => {
 
   it('cancelled mid-run: the checkpoint is removed, finished steps kept, the run ends for good', async () => {
     const server = await servers.start((request) => turnFor(request, { delayMs: 5 }));
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf();
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, executions, agent, events } = durableWorld(server.url, job);
     const controller = new AbortController();
     const end = await driveDurableRun(agent, job, {
       signal: controller.signal,
@@ -116,11 +81,8 @@ describe('who owns a durable run', () => {
         chunks: ['{"error":{"message":"bad"}}'],
       };
     });
-    const sessions = memorySessionStore();
-    const agent = agentOn(server.url, countingTools(new Map(), {}), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf();
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, agent, events } = durableWorld(server.url, job);
     const end = await driveDurableRun(agent, job, { events });
     expect(end).toMatchObject({ type: 'failed', error: { name: 'ApiError' } });
     const session = await sessions.get(job.sessionId);
@@ -134,18 +96,15 @@ describe('who owns a durable run', () => {
 
   it('refuses a run on a session that holds another run’s checkpoint', async () => {
     const server = await servers.start([{ chunks: openaiFrames({ text: ['x'] }), hold: true }]);
-    const sessions = memorySessionStore();
-    const agent = agentOn(server.url, countingTools(new Map(), {}), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf();
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, agent, events } = durableWorld(server.url, job);
     const controller = new AbortController();
     const held = driveDurableRun(agent, job, {
       events: watched(events, (event) => event.type === 'text-delta' && controller.abort(new Error('stop'))),
       signal: controller.signal,
     });
     expect(await held).toEqual({ type: 'stopped' });
-    const other = { ...jobOf(), sessionId: job.sessionId };
+    const other = { ...newJob(), sessionId: job.sessionId };
     const before = await sessions.get(job.sessionId);
     expect(await driveDurableRun(agent, other, { events })).toMatchObject({
       type: 'failed',
@@ -158,12 +117,8 @@ describe('who owns a durable run', () => {
 describe('cancelDurableRun', () => {
   it('ends a run no worker holds, keeping its finished step; a worker then finds it ended', async () => {
     const server = await servers.start((request) => turnFor(request, { delayMs: 2 }));
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf();
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, executions, agent, events } = durableWorld(server.url, job);
     const worker = new AbortController();
     let results = 0;
     const stopped = await driveDurableRun(agent, job, {
@@ -188,13 +143,8 @@ describe('cancelDurableRun', () => {
 
   it('a worker running the call when another takes over: the call runs once, reported interrupted', async () => {
     const server = await servers.start((request) => turnFor(request));
-    const sessions = memorySessionStore();
-    const executions: Executions = new Map();
-    const onExecute: { current?: OnExecute } = {};
-    const agent = agentOn(server.url, countingTools(executions, onExecute), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf();
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, executions, onExecute, agent, events } = durableWorld(server.url, job);
     let finish!: () => void;
     const takeover = new Promise<DurableRunEnd>((resolve) => {
       onExecute.current = (name) => {

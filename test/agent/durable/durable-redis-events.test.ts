@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AgentEvent, driveDurableRun, type DurableRunJob, user } from '../../../src/index.ts';
+import { driveDurableRun, type DurableRunJob, user } from '../../../src/index.ts';
 import { eventId, memoryRunEventStore, parseEventId, type RunEventStore } from '../../../src/http/index.ts';
 import { redisRunEventStore, redisSessionStore } from '../../../src/stores/redis/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
-import { agentOn, countingTools, type Executions, turnFor, watchedText } from './durable-fixture.ts';
+import { agentOn, countingTools, type Executions, turnFor, watched, watchedText } from './durable-fixture.ts';
 
 const servers = useTranscriptServer();
 const prefix = `t:durable-events:${randomUUID()}:`;
@@ -56,14 +56,9 @@ describe('a durable run resumed by another process’s stores', () => {
     const killed = new AbortController();
     const first = await driveDurableRun(workerA, job, {
       signal: killed.signal,
-      events: {
-        ...eventsA,
-        append(runId, event) {
-          eventsA.append(runId, event);
-          const e: AgentEvent = event.event;
-          if (e.type === 'text-delta' && e.text === 'charge ') killed.abort(new Error('SIGKILL'));
-        },
-      },
+      events: watched(eventsA, (e) => {
+        if (e.type === 'text-delta' && e.text === 'charge ') killed.abort(new Error('SIGKILL'));
+      }),
     });
     expect(first).toEqual({ type: 'stopped' });
     const second = await driveDurableRun(workerB, job, { events: eventsB });

@@ -4,27 +4,24 @@ import {
   type AgentEvent,
   type AgentResult,
   type DurableRunEnd,
-  type DurableRunJob,
   driveDurableRun,
-  memoryAuditStore,
   memorySessionStore,
   readCheckpoint,
   RUN_KEY,
   type SessionStore,
   RxAgentError,
   textDeltas,
-  user,
 } from '../../../src/index.ts';
-import { memoryRunEventStore, type RunEventStore } from '../../../src/http/index.ts';
 import { redisSessionStore } from '../../../src/stores/redis/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import {
   agentOn,
   countingTools,
-  type Executions,
-  type OnExecute,
+  durableWorld,
+  newJob,
   storedEvents,
   turnFor,
+  watched,
   watchedText,
 } from './durable-fixture.ts';
 import { from, lastValueFrom, toArray } from 'rxjs';
@@ -38,33 +35,11 @@ const stores: [string, () => SessionStore][] = [
   ['redis', () => redis],
 ];
 
-/** An event store that calls `onEvent` after each append (where a test "kills" the worker). */
-function watched(events: RunEventStore, onEvent: (event: AgentEvent) => void): RunEventStore {
-  return {
-    ...events,
-    append(runId, event) {
-      events.append(runId, event);
-      onEvent(event.event);
-    },
-  };
-}
-
-const jobOf = (sessionId: string): DurableRunJob => ({
-  runId: `run-${randomUUID()}`,
-  agent: 'support',
-  sessionId,
-  input: [user('Charge me and look Oslo up.')],
-});
-
 describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
   it('runs to completion with the in-process run’s session and text', async () => {
     const server = await servers.start((request) => turnFor(request));
-    const sessions = makeStore();
-    const executions: Executions = new Map();
-    const agent = agentOn(server.url, countingTools(executions, {}), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf(`s-${randomUUID()}`);
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, executions, agent, events } = durableWorld(server.url, job, makeStore());
     const end = await driveDurableRun(agent, job, { events });
     expect(end.type).toBe('completed');
     events.end(job.runId, { type: 'completed' });
@@ -113,14 +88,12 @@ describe.each(stores)('driveDurableRun on %s sessions', (_name, makeStore) => {
 
   it.each(kills)('resumes after a kill %s', async (_point, kill) => {
     const server = await servers.start((request) => turnFor(request, { delayMs: 5 }));
-    const sessions = makeStore();
-    const executions: Executions = new Map();
-    const onExecute: { current?: OnExecute } = {};
-    const audit = memoryAuditStore();
-    const agent = agentOn(server.url, countingTools(executions, onExecute, audit), sessions);
-    const events = memoryRunEventStore();
-    const job = jobOf(`s-${randomUUID()}`);
-    events.open(job.runId);
+    const job = newJob();
+    const { sessions, executions, onExecute, audit, agent, events } = durableWorld(
+      server.url,
+      job,
+      makeStore(),
+    );
 
     const worker = new AbortController();
     const seen: AgentEvent[] = [];
