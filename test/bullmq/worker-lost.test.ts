@@ -2,23 +2,12 @@ import { spawn } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { runBook } from '../../src/bullmq/run-book.ts';
 import { runKeys } from '../../src/bullmq/run-keys.ts';
-import {
-  filter,
-  firstValueFrom,
-  from,
-  lastValueFrom,
-  map,
-  type Observable,
-  share,
-  take,
-  toArray,
-} from 'rxjs';
+import { lastValueFrom, map, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/index.ts';
-import { textDeltas } from '../../src/agent/index.ts';
 import { RunCancelledError, RunFailedError, RunLostError } from '../../src/core/index.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
+import { replyText, watchRun } from './support/watch-run.ts';
 
 const WORDS = Array.from({ length: 60 }, (_, i) => ` word${i}`);
 
@@ -44,18 +33,9 @@ describe('a watcher of a run whose worker died and never came back', () => {
     setup = durableSetup(model.baseURL, { agents: ['chat'], workerLostMs: 2_000 });
     const first = setup.spawnWorker();
     const { runId } = await setup.runs.start('chat', 'Tell me a long story');
-    const events$: Observable<AgentEvent> = setup.runs.attach(runId).pipe(
-      map(({ event }) => event),
-      share(),
-    );
-    const all = outcome(lastValueFrom(events$.pipe(toArray())));
-    await firstValueFrom(
-      events$.pipe(
-        filter((e) => e.type === 'text-delta'),
-        take(3),
-        toArray(),
-      ),
-    );
+    const watcher = watchRun(setup, runId);
+    const all = outcome(watcher.all);
+    await watcher.deltas(3);
     first.child.kill('SIGKILL');
     await first.exited;
     const killedAt = Date.now();
@@ -79,8 +59,7 @@ describe('a watcher of a run whose worker died and never came back', () => {
         toArray(),
       ),
     );
-    const text = (await lastValueFrom(from(events).pipe(textDeltas(), toArray()))).join('');
-    expect(text).toBe(WORDS.join(''));
+    expect(await replyText(events)).toBe(WORDS.join(''));
     expect(events.filter((e) => e.type === 'agent-completed')).toHaveLength(1);
     expect(await setup.runs.status(runId)).toBe('completed');
   }, 60_000);
