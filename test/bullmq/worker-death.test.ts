@@ -1,7 +1,6 @@
-import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunFailedError } from '../../src/core/index.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 import { replyText, watchRun } from './support/watch-run.ts';
 
@@ -46,15 +45,9 @@ describe('a run outlives the worker process running it', () => {
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('closed');
     // Back in the queue, not stalled: nothing waits for a lock to expire.
-    const queue = new Queue(setup.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: setup.config.prefix,
-    });
-    try {
+    await withQueue(setup, async (queue) => {
       expect(await queue.getJobState(runId)).toBe('waiting');
-    } finally {
-      await queue.close();
-    }
+    });
     expect(await setup.runs.status(runId)).toBe('queued');
     setup.spawnWorker();
     const events = await watcher.all;

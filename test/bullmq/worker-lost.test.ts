@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { Queue } from 'bullmq';
 import { runBook } from '../../src/bullmq/run-book.ts';
 import { runKeys } from '../../src/bullmq/run-keys.ts';
 import { lastValueFrom, map, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunCancelledError, RunFailedError, RunLostError } from '../../src/core/index.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 import { replyText, watchRun } from './support/watch-run.ts';
 
@@ -122,15 +121,9 @@ describe('a run whose ender died after recording its end and before telling its 
     // job completed and removed, the events' end marker never written).
     const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
     expect(await book.finish(runId, sessionId, 'completed')).toBe('');
-    const queue = new Queue(s.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: s.config.prefix,
-    });
-    try {
+    await withQueue(s, async (queue) => {
       expect(await queue.remove(runId)).toBe(1);
-    } finally {
-      await queue.close();
-    }
+    });
     const started = Date.now();
     expect(await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())))).toBe('ended');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -145,15 +138,9 @@ describe('an app server killed in cancel after removing the job, before ending t
     // What the killed app server got done: the cancel asked, the job removed.
     const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
     expect(await book.requestCancel(runId)).toBe('queued');
-    const queue = new Queue(s.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: s.config.prefix,
-    });
-    try {
+    await withQueue(s, async (queue) => {
       expect(await queue.remove(runId)).toBe(1);
-    } finally {
-      await queue.close();
-    }
+    });
     const error = await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())));
     expect(
       RunCancelledError.is(error) || (RunFailedError.is(error) && error.remoteName === 'RunCancelledError'),

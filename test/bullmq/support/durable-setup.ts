@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type DurableRuns, type DurableRunsOptions, durableRuns } from '../../../src/bullmq/index.ts';
 import {
@@ -137,4 +138,17 @@ export function durableSetup(
       await redis.quit();
     },
   };
+}
+
+/** Runs `use` with a BullMQ handle on the setup's queue, closed after. */
+export async function withQueue<T>(s: DurableSetup, use: (queue: Queue) => Promise<T>): Promise<T> {
+  const queue = new Queue(s.config.queueName, {
+    connection: { host: '127.0.0.1', port: 6379 },
+    prefix: s.config.prefix,
+  });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
 }
