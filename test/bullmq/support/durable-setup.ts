@@ -70,7 +70,7 @@ export function durableSetup(
     );
     return { sessions, events };
   };
-  const appServer = (more: Partial<DurableRunsOptions> = {}) => {
+  const open = (more: Partial<DurableRunsOptions> = {}) => {
     const { sessions, events } = stores();
     const runs = durableRuns({
       connection: { host: '127.0.0.1', port: 6379 },
@@ -83,20 +83,14 @@ export function durableSetup(
       ...options,
       ...more,
     });
+    return { sessions, events, runs };
+  };
+  const appServer = (more: Partial<DurableRunsOptions> = {}) => {
+    const { runs } = open(more);
     closers.unshift(() => runs.close());
     return runs;
   };
-  const { sessions, events } = stores();
-  const runs = durableRuns({
-    connection: { host: '127.0.0.1', port: 6379 },
-    queueName: config.queueName,
-    prefix: config.prefix,
-    sessions,
-    events,
-    lockMs: config.lockMs,
-    stalledIntervalMs: config.stalledIntervalMs,
-    ...options,
-  });
+  const { sessions, events, runs } = open();
   const redis = new Redis(REDIS_URL);
   return {
     config,
