@@ -47,7 +47,7 @@ describe('a watcher of a run whose worker died and never came back', () => {
     expect(await setup.runs.status(runId)).toBe('running');
     const second = setup.spawnWorker();
     // Watched again once a worker holds the run (a worker process takes a while to start here).
-    const lock = `${setup.config.prefix}:${setup.config.queueName}:${runId}:lock`;
+    const lock = runKeys(setup.config.prefix, setup.config.queueName).lock(runId);
     while ((await setup.redis.exists(lock)) === 0) {
       expect(second.child.exitCode).toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 100));
