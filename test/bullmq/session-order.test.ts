@@ -65,11 +65,7 @@ describe('one run per session at a time, across workers, in order', () => {
     await withQueue(setup, async (queue) => {
       expect(await queue.remove(lost.runId)).toBe(1);
     });
-    await setup.redis.hset(
-      `${setup.config.prefix}:${setup.config.queueName}:rxagent:run:${lost.runId}`,
-      'createdAt',
-      '0',
-    );
+    await setup.redis.hset(setup.keys.run(lost.runId), 'createdAt', '0');
     const lostEnd = lastValueFrom(setup.runs.attach(lost.runId)).then(
       () => undefined,
       (e: unknown) => e,

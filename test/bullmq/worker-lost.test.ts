@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { runBook } from '../../src/bullmq/run-book.ts';
-import { runKeys } from '../../src/bullmq/run-keys.ts';
 import { lastValueFrom, map, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunCancelledError, RunFailedError, RunLostError } from '../../src/core/index.ts';
@@ -47,7 +46,7 @@ describe('a watcher of a run whose worker died and never came back', () => {
     expect(await setup.runs.status(runId)).toBe('running');
     const second = setup.spawnWorker();
     // Watched again once a worker holds the run (a worker process takes a while to start here).
-    const lock = runKeys(setup.config.prefix, setup.config.queueName).lock(runId);
+    const lock = setup.keys.lock(runId);
     while ((await setup.redis.exists(lock)) === 0) {
       expect(second.child.exitCode).toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -119,7 +118,7 @@ describe('a run whose ender died after recording its end and before telling its 
     const { runId, sessionId } = await s.runs.start('chat', 'Hi');
     // What a process killed between the record's end and the events' end leaves behind (its
     // job completed and removed, the events' end marker never written).
-    const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
+    const book = runBook(s.redis, s.keys, 60_000, 100);
     expect(await book.finish(runId, sessionId, 'completed')).toBe('');
     await withQueue(s, async (queue) => {
       expect(await queue.remove(runId)).toBe(1);
@@ -136,7 +135,7 @@ describe('an app server killed in cancel after removing the job, before ending t
     const s = setup;
     const { runId } = await s.runs.start('chat', 'Hi');
     // What the killed app server got done: the cancel asked, the job removed.
-    const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
+    const book = runBook(s.redis, s.keys, 60_000, 100);
     expect(await book.requestCancel(runId)).toBe('queued');
     await withQueue(s, async (queue) => {
       expect(await queue.remove(runId)).toBe(1);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type DurableRuns, type DurableRunsOptions, durableRuns } from '../../../src/bullmq/index.ts';
+import { type RunKeys, runKeys } from '../../../src/bullmq/run-keys.ts';
 import {
   type RedisRunEventStore,
   type RedisSessionStore,
@@ -39,6 +40,8 @@ export interface DurableSetup {
   runs: DurableRuns;
   /** A plain client for looking at Redis. */
   redis: Redis;
+  /** rxagent's and BullMQ's keys of the setup's queue. */
+  keys: RunKeys;
   /** Another app server: its own stores and `DurableRuns` on the same queue. */
   appServer(options?: Partial<DurableRunsOptions>): DurableRuns;
   spawnWorker(): WorkerProcess;
@@ -98,6 +101,7 @@ export function durableSetup(
     events,
     runs,
     redis,
+    keys: runKeys(config.prefix, config.queueName),
     appServer,
     spawnWorker() {
       const child = spawn(
