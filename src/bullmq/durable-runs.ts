@@ -11,7 +11,7 @@ import {
   switchMap,
   takeUntil,
 } from 'rxjs';
-import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
+import { type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
 import {
   ApprovalNotPendingError,
@@ -31,7 +31,7 @@ import type { SessionStore } from '../sessions/session-store.ts';
 import { checkDurableOptions } from './check-options.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
 import { runBook } from './run-book.ts';
-import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
+import { endCancelled, endOrphan, promote, type RunEnv } from './run-env.ts';
 import { durableOptions, inputMessages, plainActor } from './run-input.ts';
 import { runJobData } from './run-job.ts';
 import { runKeys } from './run-keys.ts';
@@ -349,9 +349,8 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
       if (was === null || ENDED.has(was)) return false;
       // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
       if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
-        await cancelDurableRun(options.sessions, record.sessionId, runId);
         // False when it ended meanwhile (its job gone because it completed).
-        return endRun(env, runId, record.sessionId, { type: 'cancelled' });
+        return endCancelled(env, runId, record.sessionId);
       }
       await client.publish(keys.cancels, runId);
       return true;

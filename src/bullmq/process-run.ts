@@ -12,7 +12,7 @@ import type { Agent } from '../agent/index.ts';
 import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
 import { HandOver } from './hand-over.ts';
-import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
+import { endCancelled, endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 
 /**
  * One attempt at a run, as a BullMQ processor: waits its session's turn (the job goes back to
@@ -46,8 +46,7 @@ export async function processRun(
     case 'ended':
       return;
     case 'cancelled':
-      await cancelDurableRun(env.sessions, sessionId, runId);
-      await endRun(env, runId, sessionId, { type: 'cancelled' });
+      await endCancelled(env, runId, sessionId);
       return;
     case 'wait':
       return later(env.sessionWaitMs);
@@ -60,8 +59,7 @@ export async function processRun(
   if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
-    await cancelDurableRun(env.sessions, sessionId, runId);
-    await endRun(env, runId, sessionId, { type: 'cancelled' });
+    await endCancelled(env, runId, sessionId);
     return;
   }
   const end = await driveDurableRun(agent, run, {
@@ -75,8 +73,7 @@ export async function processRun(
     // a cancel came meanwhile: then it ends here).
     if (signal.reason instanceof HandOver && signal.reason.how === 'close') {
       if (await env.book.cancelRequested(runId)) {
-        await cancelDurableRun(env.sessions, sessionId, runId);
-        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        await endCancelled(env, runId, sessionId);
         return;
       }
       await env.book.requeue(runId);
@@ -102,8 +99,7 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
       const until = Math.min(...end.pending.map((p) => dueAt(env, p.requestedAt)));
       // A cancel that came after the attempt stopped listening: the run ends here.
       if (await env.book.cancelRequested(runId)) {
-        await cancelDurableRun(env.sessions, sessionId, runId);
-        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        await endCancelled(env, runId, sessionId);
         return;
       }
       if (!(await env.book.park(runId, until))) return;
