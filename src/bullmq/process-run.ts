@@ -12,6 +12,7 @@ import type { Agent } from '../agent/index.ts';
 import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
 import { HandOver } from './hand-over.ts';
+import { ENDED_STATUSES } from './run-book.ts';
 import { endCancelled, endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 
 /**
@@ -149,11 +150,9 @@ async function dropForgotten(env: RunEnv, run: DurableRunJob): Promise<void> {
   const checkpoint = await readCheckpoint(env.sessions, run.sessionId);
   if (!checkpoint || checkpoint.runId === run.runId) return;
   const record = await env.book.read(checkpoint.runId);
-  if (record && !ENDED.has(record.status)) return;
+  if (record && !ENDED_STATUSES.has(record.status)) return;
   await cancelDurableRun(env.sessions, run.sessionId, checkpoint.runId, { end: 'failed' });
 }
-
-const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /** How an attempt's end reads to the run's watchers. */
 function runEnd(end: DurableRunEnd & { type: 'completed' | 'cancelled' | 'failed' }): RunEnd {
