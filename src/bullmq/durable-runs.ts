@@ -11,7 +11,7 @@ import {
   switchMap,
   takeUntil,
 } from 'rxjs';
-import { cancelDurableRun, type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
+import { type DurableRunOptions, recordDecision } from '../agent/durable/index.ts';
 import type { Agent, AgentInput } from '../agent/index.ts';
 import {
   ApprovalNotPendingError,
@@ -23,15 +23,15 @@ import {
 import { type RunAction, type RunAuthorize, sameActor } from '../http/run-authorize.ts';
 import type { RunEnd, RunEventStore } from '../http/run-event-store.ts';
 import { resumableEvents } from '../http/resumable-events.ts';
-import type { RunDecision, Runs, RunStatus } from '../http/runs.ts';
+import type { RunDecision, Runs } from '../http/runs.ts';
 import { parseEventId, type SequencedEvent } from '../http/sequenced-event.ts';
 import type { Actor } from '../security/actor.ts';
 import { assertSessionId } from '../sessions/session-id.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
 import { checkDurableOptions } from './check-options.ts';
 import { type DurableWorker, startWorker } from './durable-worker.ts';
-import { runBook } from './run-book.ts';
-import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
+import { ENDED_STATUSES, runBook } from './run-book.ts';
+import { endCancelled, endOrphan, promote, type RunEnv } from './run-env.ts';
 import { durableOptions, inputMessages, plainActor } from './run-input.ts';
 import { runJobData } from './run-job.ts';
 import { runKeys } from './run-keys.ts';
@@ -131,8 +131,6 @@ export interface DurableRuns extends Runs {
   /** Closes the workers `work` made, the queue and every connection this object opened. */
   close(): Promise<void>;
 }
-
-const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /**
  * Runs that outlive the process running them: `start` on any app server puts a run on a BullMQ
@@ -344,14 +342,13 @@ export function durableRuns(options: DurableRunsOptions): DurableRuns {
 
     async cancel(runId, cancelOptions = {}) {
       const record = await permitted(runId, cancelOptions.actor, 'cancel');
-      if (!record || ENDED.has(record.status)) return false;
+      if (!record || ENDED_STATUSES.has(record.status)) return false;
       const was = await env.book.requestCancel(runId);
-      if (was === null || ENDED.has(was)) return false;
+      if (was === null || ENDED_STATUSES.has(was)) return false;
       // Waiting or parked: the job goes, and the run ends here. Active: its worker stops it.
       if ((await queue.remove(runId)) === 1 || (await queue.getJobState(runId)) === 'unknown') {
-        await cancelDurableRun(options.sessions, record.sessionId, runId);
         // False when it ended meanwhile (its job gone because it completed).
-        return endRun(env, runId, record.sessionId, { type: 'cancelled' });
+        return endCancelled(env, runId, record.sessionId);
       }
       await client.publish(keys.cancels, runId);
       return true;

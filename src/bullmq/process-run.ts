@@ -12,7 +12,8 @@ import type { Agent } from '../agent/index.ts';
 import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
 import { HandOver } from './hand-over.ts';
-import { endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
+import { ENDED_STATUSES } from './run-book.ts';
+import { endCancelled, endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 
 /**
  * One attempt at a run, as a BullMQ processor: waits its session's turn (the job goes back to
@@ -46,8 +47,7 @@ export async function processRun(
     case 'ended':
       return;
     case 'cancelled':
-      await cancelDurableRun(env.sessions, sessionId, runId);
-      await endRun(env, runId, sessionId, { type: 'cancelled' });
+      await endCancelled(env, runId, sessionId);
       return;
     case 'wait':
       return later(env.sessionWaitMs);
@@ -60,8 +60,7 @@ export async function processRun(
   if (claim.was === 'awaiting-approval') await timeOutApprovals(env, run);
   // A cancel that came between the claim and this worker's listening for it.
   if (await env.book.cancelRequested(runId)) {
-    await cancelDurableRun(env.sessions, sessionId, runId);
-    await endRun(env, runId, sessionId, { type: 'cancelled' });
+    await endCancelled(env, runId, sessionId);
     return;
   }
   const end = await driveDurableRun(agent, run, {
@@ -75,8 +74,7 @@ export async function processRun(
     // a cancel came meanwhile: then it ends here).
     if (signal.reason instanceof HandOver && signal.reason.how === 'close') {
       if (await env.book.cancelRequested(runId)) {
-        await cancelDurableRun(env.sessions, sessionId, runId);
-        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        await endCancelled(env, runId, sessionId);
         return;
       }
       await env.book.requeue(runId);
@@ -102,8 +100,7 @@ async function settle(env: RunEnv, run: DurableRunJob, end: DurableRunEnd, job: 
       const until = Math.min(...end.pending.map((p) => dueAt(env, p.requestedAt)));
       // A cancel that came after the attempt stopped listening: the run ends here.
       if (await env.book.cancelRequested(runId)) {
-        await cancelDurableRun(env.sessions, sessionId, runId);
-        await endRun(env, runId, sessionId, { type: 'cancelled' });
+        await endCancelled(env, runId, sessionId);
         return;
       }
       if (!(await env.book.park(runId, until))) return;
@@ -153,11 +150,9 @@ async function dropForgotten(env: RunEnv, run: DurableRunJob): Promise<void> {
   const checkpoint = await readCheckpoint(env.sessions, run.sessionId);
   if (!checkpoint || checkpoint.runId === run.runId) return;
   const record = await env.book.read(checkpoint.runId);
-  if (record && !ENDED.has(record.status)) return;
+  if (record && !ENDED_STATUSES.has(record.status)) return;
   await cancelDurableRun(env.sessions, run.sessionId, checkpoint.runId, { end: 'failed' });
 }
-
-const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /** How an attempt's end reads to the run's watchers. */
 function runEnd(end: DurableRunEnd & { type: 'completed' | 'cancelled' | 'failed' }): RunEnd {

@@ -41,6 +41,16 @@ export async function endRun(env: RunEnv, runId: string, sessionId: string, end:
 }
 
 /**
+ * Ends a run cancelled: its checkpoint dropped in its session (its finished steps kept), then as
+ * `endRun` does.
+ * @returns whether this call ended it
+ */
+export async function endCancelled(env: RunEnv, runId: string, sessionId: string): Promise<boolean> {
+  await cancelDurableRun(env.sessions, sessionId, runId);
+  return endRun(env, runId, sessionId, { type: 'cancelled' });
+}
+
+/**
  * Ends a run that lost its job for good (`orphanMs` after it was made, by Redis's clock): its app
  * server died in `start` before the job was queued, or its job was removed from outside the run's
  * flow. It ends failed (`RunLostError`), or cancelled when a cancel was asked, its session freed

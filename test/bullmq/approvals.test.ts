@@ -1,10 +1,9 @@
-import { Queue } from 'bullmq';
 import { filter, firstValueFrom, lastValueFrom, map, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.ts';
 import { ApprovalNotPendingError, RunCancelledError, RunNotFoundError } from '../../src/core/index.ts';
 import { chatAgent, refundAgent, refundReply } from './support/chat-agent.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
 let model: ModelServer | undefined;
@@ -17,17 +16,7 @@ afterEach(async () => {
   model = undefined;
 });
 
-const jobState = async (s: DurableSetup, runId: string) => {
-  const queue = new Queue(s.config.queueName, {
-    connection: { host: '127.0.0.1', port: 6379 },
-    prefix: s.config.prefix,
-  });
-  try {
-    return await queue.getJobState(runId);
-  } finally {
-    await queue.close();
-  }
-};
+const jobState = (s: DurableSetup, runId: string) => withQueue(s, (queue) => queue.getJobState(runId));
 
 const alice = { id: 'alice' };
 

@@ -1,4 +1,3 @@
-import { Queue } from 'bullmq';
 import { durableRuns } from '../../src/bullmq/index.ts';
 import { memoryRunEventStore } from '../../src/http/index.ts';
 import { memorySessionStore } from '../../src/sessions/index.ts';
@@ -6,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentInput } from '../../src/agent/index.ts';
 import { openai } from '../../src/providers/openai/index.ts';
 import { InvalidRequestError, InvalidSessionIdError } from '../../src/core/index.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 
 let setup: DurableSetup | undefined;
 
@@ -17,18 +16,12 @@ afterEach(async () => {
 
 /** Everything the test's queue and rxagent's keys hold. */
 async function leftovers(s: DurableSetup) {
-  const queue = new Queue(s.config.queueName, {
-    connection: { host: '127.0.0.1', port: 6379 },
-    prefix: s.config.prefix,
-  });
-  try {
+  return withQueue(s, async (queue) => {
     const counts = await queue.getJobCounts();
     const keys = await s.redis.keys(`${s.config.prefix}:${s.config.queueName}:rxagent:*`);
     const runKeys = await s.redis.keys(`${s.config.prefix}:run:*`);
     return { jobs: Object.values(counts).reduce((a, b) => a + b, 0), keys: [...keys, ...runKeys] };
-  } finally {
-    await queue.close();
-  }
+  });
 }
 
 describe('durableRuns.start refuses bad input with a typed error, enqueuing nothing', () => {

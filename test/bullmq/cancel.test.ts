@@ -1,9 +1,8 @@
-import { Queue } from 'bullmq';
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunCancelledError } from '../../src/core/index.ts';
 import { chatAgent } from './support/chat-agent.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
 let model: ModelServer | undefined;
@@ -16,17 +15,8 @@ afterEach(async () => {
   model = undefined;
 });
 
-const jobCount = async (s: DurableSetup) => {
-  const queue = new Queue(s.config.queueName, {
-    connection: { host: '127.0.0.1', port: 6379 },
-    prefix: s.config.prefix,
-  });
-  try {
-    return Object.values(await queue.getJobCounts()).reduce((a, b) => a + b, 0);
-  } finally {
-    await queue.close();
-  }
-};
+const jobCount = (s: DurableSetup) =>
+  withQueue(s, async (queue) => Object.values(await queue.getJobCounts()).reduce((a, b) => a + b, 0));
 
 const ends = (s: DurableSetup, runId: string) =>
   lastValueFrom(s.runs.attach(runId)).then(

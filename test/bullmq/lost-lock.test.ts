@@ -1,9 +1,9 @@
-import { filter, firstValueFrom, from, lastValueFrom, map, take, toArray } from 'rxjs';
+import { filter, firstValueFrom, lastValueFrom, map, take, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { textDeltas } from '../../src/agent/index.ts';
 import { chatAgent } from './support/chat-agent.ts';
 import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
+import { replyText } from './support/watch-run.ts';
 
 const WORDS = Array.from({ length: 50 }, (_, i) => ` word${i}`);
 
@@ -37,11 +37,11 @@ describe('a worker that loses its lock on a run', () => {
       ),
     );
     // The lock BullMQ holds for the job expires under the worker (as when its event loop stalled).
-    expect(await setup.redis.del(`${setup.config.prefix}:${setup.config.queueName}:${runId}:lock`)).toBe(1);
+    expect(await setup.redis.del(setup.keys.lock(runId))).toBe(1);
     const all = await events;
     expect(model.aborted()).toBeGreaterThanOrEqual(1);
     expect(all.some((e) => e.type === 'step-restarted')).toBe(true);
-    expect((await lastValueFrom(from(all).pipe(textDeltas(), toArray()))).join('')).toBe(WORDS.join(''));
+    expect(await replyText(all)).toBe(WORDS.join(''));
     expect(await setup.runs.status(runId)).toBe('completed');
     await worker.close();
   }, 30_000);

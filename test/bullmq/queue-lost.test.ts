@@ -66,7 +66,7 @@ describe("the queue's Redis lost the names workers announced", () => {
       )
       .toBe(true);
     // A Redis restart without persistence: the announced names are gone, the worker runs on.
-    await s.redis.del(`${s.config.prefix}:${s.config.queueName}:rxagent:agents`);
+    await s.redis.del(s.keys.agents);
     await expect
       .poll(
         () =>

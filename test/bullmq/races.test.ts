@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordDecision } from '../../src/agent/index.ts';
 import { ApprovalNotPendingError, RunCancelledError } from '../../src/core/index.ts';
 import { chatAgent, refundAgent, refundReply } from './support/chat-agent.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
 let model: ModelServer | undefined;
@@ -51,15 +51,9 @@ describe('a cancel that lands while a worker parks the run', () => {
     expect(RunCancelledError.is(error)).toBe(true);
     expect(await s.runs.status(runId)).toBe('cancelled');
     expect(executed).toEqual([]);
-    const queue = new Queue(s.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: s.config.prefix,
-    });
-    try {
+    await withQueue(s, async (queue) => {
       expect(await queue.getJobState(runId)).not.toBe('delayed');
-    } finally {
-      await queue.close();
-    }
+    });
   }, 30_000);
 });
 

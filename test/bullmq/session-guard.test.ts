@@ -1,7 +1,6 @@
-import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidRequestError, TooManyRunsError } from '../../src/core/index.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 
 let setup: DurableSetup | undefined;
 
@@ -11,15 +10,7 @@ afterEach(async () => {
 });
 
 async function jobCount(s: DurableSetup): Promise<number> {
-  const queue = new Queue(s.config.queueName, {
-    connection: { host: '127.0.0.1', port: 6379 },
-    prefix: s.config.prefix,
-  });
-  try {
-    return Object.values(await queue.getJobCounts()).reduce((a, b) => a + b, 0);
-  } finally {
-    await queue.close();
-  }
+  return withQueue(s, async (queue) => Object.values(await queue.getJobCounts()).reduce((a, b) => a + b, 0));
 }
 
 const rejection = (done: Promise<unknown>) =>

@@ -1,9 +1,8 @@
-import { Queue } from 'bullmq';
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunFailedError } from '../../src/core/index.ts';
 import { chatAgent } from './support/chat-agent.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
 let model: ModelServer | undefined;
@@ -63,17 +62,10 @@ describe('one run per session at a time, across workers, in order', () => {
     setup = durableSetup(model.baseURL, { agents: ['chat'], sessionWaitMs: 200 });
     const lost = await setup.runs.start('chat', 'first', { sessionId: 'orphan-1' });
     // Its job vanishes (removed from outside BullMQ's flow), long ago.
-    const queue = new Queue(setup.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: setup.config.prefix,
+    await withQueue(setup, async (queue) => {
+      expect(await queue.remove(lost.runId)).toBe(1);
     });
-    expect(await queue.remove(lost.runId)).toBe(1);
-    await queue.close();
-    await setup.redis.hset(
-      `${setup.config.prefix}:${setup.config.queueName}:rxagent:run:${lost.runId}`,
-      'createdAt',
-      '0',
-    );
+    await setup.redis.hset(setup.keys.run(lost.runId), 'createdAt', '0');
     const lostEnd = lastValueFrom(setup.runs.attach(lost.runId)).then(
       () => undefined,
       (e: unknown) => e,

@@ -1,21 +1,8 @@
-import { Queue } from 'bullmq';
-import {
-  filter,
-  firstValueFrom,
-  from,
-  lastValueFrom,
-  map,
-  type Observable,
-  share,
-  take,
-  toArray,
-} from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/index.ts';
 import { RunFailedError } from '../../src/core/index.ts';
-import { textDeltas } from '../../src/agent/index.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
+import { replyText, watchRun } from './support/watch-run.ts';
 
 const WORDS = Array.from({ length: 60 }, (_, i) => ` word${i}`);
 
@@ -29,44 +16,19 @@ afterEach(async () => {
   model = undefined;
 });
 
-/** The run's events as one watcher sees them, shared: the text so far can be waited on. */
-function watch(s: DurableSetup, runId: string) {
-  const events$: Observable<AgentEvent> = s.runs.attach(runId).pipe(
-    map(({ event }) => event),
-    share(),
-  );
-  const all = lastValueFrom(events$.pipe(toArray()));
-  return {
-    all,
-    /** Resolves once `n` text deltas arrived. */
-    deltas: (n: number) =>
-      firstValueFrom(
-        events$.pipe(
-          filter((e) => e.type === 'text-delta'),
-          take(n),
-          toArray(),
-        ),
-      ),
-  };
-}
-
-async function text(events: AgentEvent[]): Promise<string> {
-  return (await lastValueFrom(from(events).pipe(textDeltas(), toArray()))).join('');
-}
-
 describe('a run outlives the worker process running it', () => {
   it('SIGKILLed mid-reply, its run is finished by another worker process: the text exactly once', async () => {
     model = await startModelServer({ words: WORDS, delayMs: 30 });
     setup = durableSetup(model.baseURL, { agents: ['chat'] });
     const first = setup.spawnWorker();
     const { runId } = await setup.runs.start('chat', 'Tell me a long story');
-    const watcher = watch(setup, runId);
+    const watcher = watchRun(setup, runId);
     await watcher.deltas(5);
     first.child.kill('SIGKILL');
     await first.exited;
     setup.spawnWorker();
     const events = await watcher.all;
-    expect(await text(events)).toBe(WORDS.join(''));
+    expect(await replyText(events)).toBe(WORDS.join(''));
     expect(events.some((e) => e.type === 'step-restarted')).toBe(true);
     expect(events.filter((e) => e.type === 'agent-completed')).toHaveLength(1);
     expect(await setup.runs.status(runId)).toBe('completed');
@@ -77,25 +39,19 @@ describe('a run outlives the worker process running it', () => {
     setup = durableSetup(model.baseURL, { agents: ['chat'] });
     const first = setup.spawnWorker();
     const { runId } = await setup.runs.start('chat', 'Tell me a long story');
-    const watcher = watch(setup, runId);
+    const watcher = watchRun(setup, runId);
     await watcher.deltas(5);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('closed');
     // Back in the queue, not stalled: nothing waits for a lock to expire.
-    const queue = new Queue(setup.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: setup.config.prefix,
-    });
-    try {
+    await withQueue(setup, async (queue) => {
       expect(await queue.getJobState(runId)).toBe('waiting');
-    } finally {
-      await queue.close();
-    }
+    });
     expect(await setup.runs.status(runId)).toBe('queued');
     setup.spawnWorker();
     const events = await watcher.all;
-    expect(await text(events)).toBe(WORDS.join(''));
+    expect(await replyText(events)).toBe(WORDS.join(''));
     expect(await setup.runs.status(runId)).toBe('completed');
   }, 40_000);
 
@@ -103,7 +59,7 @@ describe('a run outlives the worker process running it', () => {
     model = await startModelServer({ words: WORDS, delayMs: 40 });
     setup = durableSetup(model.baseURL, { agents: ['chat'] });
     const { runId } = await setup.runs.start('chat', 'Tell me a long story');
-    const watcher = watch(setup, runId);
+    const watcher = watchRun(setup, runId);
     let seen = 0;
     for (let kill = 0; kill < 3; kill++) {
       const worker = setup.spawnWorker();
@@ -115,7 +71,7 @@ describe('a run outlives the worker process running it', () => {
     }
     setup.spawnWorker();
     const events = await watcher.all;
-    expect(await text(events)).toBe(WORDS.join(''));
+    expect(await replyText(events)).toBe(WORDS.join(''));
     expect(events.filter((e) => e.type === 'step-restarted').length).toBeGreaterThanOrEqual(3);
     expect(await setup.runs.status(runId)).toBe('completed');
   }, 60_000);
@@ -125,7 +81,7 @@ describe('a run outlives the worker process running it', () => {
     setup = durableSetup(model.baseURL, { agents: ['chat'] }, { maxStalledCount: 0 });
     const first = setup.spawnWorker();
     const { runId } = await setup.runs.start('chat', 'Tell me a long story');
-    const watcher = watch(setup, runId);
+    const watcher = watchRun(setup, runId);
     await watcher.deltas(3);
     first.child.kill('SIGKILL');
     await first.exited;

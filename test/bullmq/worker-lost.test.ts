@@ -1,24 +1,11 @@
 import { spawn } from 'node:child_process';
-import { Queue } from 'bullmq';
 import { runBook } from '../../src/bullmq/run-book.ts';
-import { runKeys } from '../../src/bullmq/run-keys.ts';
-import {
-  filter,
-  firstValueFrom,
-  from,
-  lastValueFrom,
-  map,
-  type Observable,
-  share,
-  take,
-  toArray,
-} from 'rxjs';
+import { lastValueFrom, map, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/index.ts';
-import { textDeltas } from '../../src/agent/index.ts';
 import { RunCancelledError, RunFailedError, RunLostError } from '../../src/core/index.ts';
-import { type DurableSetup, durableSetup } from './support/durable-setup.ts';
+import { type DurableSetup, durableSetup, withQueue } from './support/durable-setup.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
+import { replyText, watchRun } from './support/watch-run.ts';
 
 const WORDS = Array.from({ length: 60 }, (_, i) => ` word${i}`);
 
@@ -44,18 +31,9 @@ describe('a watcher of a run whose worker died and never came back', () => {
     setup = durableSetup(model.baseURL, { agents: ['chat'], workerLostMs: 2_000 });
     const first = setup.spawnWorker();
     const { runId } = await setup.runs.start('chat', 'Tell me a long story');
-    const events$: Observable<AgentEvent> = setup.runs.attach(runId).pipe(
-      map(({ event }) => event),
-      share(),
-    );
-    const all = outcome(lastValueFrom(events$.pipe(toArray())));
-    await firstValueFrom(
-      events$.pipe(
-        filter((e) => e.type === 'text-delta'),
-        take(3),
-        toArray(),
-      ),
-    );
+    const watcher = watchRun(setup, runId);
+    const all = outcome(watcher.all);
+    await watcher.deltas(3);
     first.child.kill('SIGKILL');
     await first.exited;
     const killedAt = Date.now();
@@ -68,7 +46,7 @@ describe('a watcher of a run whose worker died and never came back', () => {
     expect(await setup.runs.status(runId)).toBe('running');
     const second = setup.spawnWorker();
     // Watched again once a worker holds the run (a worker process takes a while to start here).
-    const lock = `${setup.config.prefix}:${setup.config.queueName}:${runId}:lock`;
+    const lock = setup.keys.lock(runId);
     while ((await setup.redis.exists(lock)) === 0) {
       expect(second.child.exitCode).toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -79,8 +57,7 @@ describe('a watcher of a run whose worker died and never came back', () => {
         toArray(),
       ),
     );
-    const text = (await lastValueFrom(from(events).pipe(textDeltas(), toArray()))).join('');
-    expect(text).toBe(WORDS.join(''));
+    expect(await replyText(events)).toBe(WORDS.join(''));
     expect(events.filter((e) => e.type === 'agent-completed')).toHaveLength(1);
     expect(await setup.runs.status(runId)).toBe('completed');
   }, 60_000);
@@ -141,17 +118,11 @@ describe('a run whose ender died after recording its end and before telling its 
     const { runId, sessionId } = await s.runs.start('chat', 'Hi');
     // What a process killed between the record's end and the events' end leaves behind (its
     // job completed and removed, the events' end marker never written).
-    const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
+    const book = runBook(s.redis, s.keys, 60_000, 100);
     expect(await book.finish(runId, sessionId, 'completed')).toBe('');
-    const queue = new Queue(s.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: s.config.prefix,
-    });
-    try {
+    await withQueue(s, async (queue) => {
       expect(await queue.remove(runId)).toBe(1);
-    } finally {
-      await queue.close();
-    }
+    });
     const started = Date.now();
     expect(await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())))).toBe('ended');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -164,17 +135,11 @@ describe('an app server killed in cancel after removing the job, before ending t
     const s = setup;
     const { runId } = await s.runs.start('chat', 'Hi');
     // What the killed app server got done: the cancel asked, the job removed.
-    const book = runBook(s.redis, runKeys(s.config.prefix, s.config.queueName), 60_000, 100);
+    const book = runBook(s.redis, s.keys, 60_000, 100);
     expect(await book.requestCancel(runId)).toBe('queued');
-    const queue = new Queue(s.config.queueName, {
-      connection: { host: '127.0.0.1', port: 6379 },
-      prefix: s.config.prefix,
-    });
-    try {
+    await withQueue(s, async (queue) => {
       expect(await queue.remove(runId)).toBe(1);
-    } finally {
-      await queue.close();
-    }
+    });
     const error = await outcome(lastValueFrom(s.runs.attach(runId).pipe(toArray())));
     expect(
       RunCancelledError.is(error) || (RunFailedError.is(error) && error.remoteName === 'RunCancelledError'),

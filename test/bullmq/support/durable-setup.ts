@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type DurableRuns, type DurableRunsOptions, durableRuns } from '../../../src/bullmq/index.ts';
+import { type RunKeys, runKeys } from '../../../src/bullmq/run-keys.ts';
 import {
   type RedisRunEventStore,
   type RedisSessionStore,
@@ -38,6 +40,8 @@ export interface DurableSetup {
   runs: DurableRuns;
   /** A plain client for looking at Redis. */
   redis: Redis;
+  /** rxagent's and BullMQ's keys of the setup's queue. */
+  keys: RunKeys;
   /** Another app server: its own stores and `DurableRuns` on the same queue. */
   appServer(options?: Partial<DurableRunsOptions>): DurableRuns;
   spawnWorker(): WorkerProcess;
@@ -69,7 +73,7 @@ export function durableSetup(
     );
     return { sessions, events };
   };
-  const appServer = (more: Partial<DurableRunsOptions> = {}) => {
+  const open = (more: Partial<DurableRunsOptions> = {}) => {
     const { sessions, events } = stores();
     const runs = durableRuns({
       connection: { host: '127.0.0.1', port: 6379 },
@@ -82,20 +86,14 @@ export function durableSetup(
       ...options,
       ...more,
     });
+    return { sessions, events, runs };
+  };
+  const appServer = (more: Partial<DurableRunsOptions> = {}) => {
+    const { runs } = open(more);
     closers.unshift(() => runs.close());
     return runs;
   };
-  const { sessions, events } = stores();
-  const runs = durableRuns({
-    connection: { host: '127.0.0.1', port: 6379 },
-    queueName: config.queueName,
-    prefix: config.prefix,
-    sessions,
-    events,
-    lockMs: config.lockMs,
-    stalledIntervalMs: config.stalledIntervalMs,
-    ...options,
-  });
+  const { sessions, events, runs } = open();
   const redis = new Redis(REDIS_URL);
   return {
     config,
@@ -103,6 +101,7 @@ export function durableSetup(
     events,
     runs,
     redis,
+    keys: runKeys(config.prefix, config.queueName),
     appServer,
     spawnWorker() {
       const child = spawn(
@@ -137,4 +136,17 @@ export function durableSetup(
       await redis.quit();
     },
   };
+}
+
+/** Runs `use` with a BullMQ handle on the setup's queue, closed after. */
+export async function withQueue<T>(s: DurableSetup, use: (queue: Queue) => Promise<T>): Promise<T> {
+  const queue = new Queue(s.config.queueName, {
+    connection: { host: '127.0.0.1', port: 6379 },
+    prefix: s.config.prefix,
+  });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
 }
