@@ -3,6 +3,7 @@
 // process times a cold pass (its first request) and a warm pass (after one untimed warm-up).
 // Then the in-process CPU benchmark (cpu.ts) and tool validation (tool-validation.ts).
 // Env: BENCH_ROUNDS (default 5), BENCH_MODES=text,tools, BENCH_RUNNERS=raw,openai, BENCH_TIMEOUT_MS,
+// BENCH_RXAGENT=source (rxagent from src/ rather than the built dist/; see runners/rxagent.ts),
 // BENCH_WARM=0 (cold pass only), BENCH_WARMUP_PASSES (default 1), BENCH_SETTLE_MS (idle before the
 // cold pass, default 0: see runner-harness.ts), BENCH_WRITES=1,8 (write modes:
 // SSE events per server write; each mode runs once per write mode), BENCH_EVENTS_PER_WRITE (see server.ts),
@@ -14,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { staleBuild } from './lib/build-freshness.ts';
 import { expectedFor } from './lib/fixtures.ts';
 import { isMode, MODE_SPECS, MODES } from './lib/modes.ts';
 import {
@@ -29,7 +31,7 @@ import {
   TARGETS,
   targetsOf,
 } from './lib/report.ts';
-import { type PassReport, SETTLE_MS, WARM_PASSES, WARMUP_PASSES } from './lib/runner-harness.ts';
+import { type PassReport, RXAGENT_BUILD, SETTLE_MS, WARM_PASSES, WARMUP_PASSES } from './lib/runner-harness.ts';
 import { RUNNERS } from './lib/runners.ts';
 import { spawnRunner } from './lib/spawn-runner.ts';
 import { verify } from './lib/verify.ts';
@@ -57,13 +59,16 @@ if (durable && modes.length === 0) {
 }
 const runnerNames = list(process.env.BENCH_RUNNERS);
 const runners = RUNNERS.filter((r) => !runnerNames || runnerNames.includes(r.name));
+const stale = RXAGENT_BUILD === 'dist' && runners.some((r) => r.name === 'rxagent') ? staleBuild() : undefined;
+if (stale) throw new Error(`the rxagent runner measures the built package, but ${stale}`);
 
 const load = (): string => loadavg()[0]!.toFixed(2);
 const started = performance.now();
 const server = await startBenchServer(WRITE_MODES);
 console.log(
   `rxagent bench · node ${process.version} · ${availableParallelism()} cpus · ${rounds} rounds + 1 warm-up · ` +
-    `write modes: ${WRITE_MODES.join(', ')} SSE event(s) per server write · server ${server.origin} · load ${load()}`,
+    `write modes: ${WRITE_MODES.join(', ')} SSE event(s) per server write · rxagent from ` +
+    `${RXAGENT_BUILD === 'dist' ? 'dist/ (built)' : 'src/ (type-stripped)'} · server ${server.origin} · load ${load()}`,
 );
 console.log(
   '×raw = median over rounds of (runner ÷ raw in the same round); TTFT = first content delta; ' +

@@ -92,6 +92,18 @@ function settleMs(text: string | undefined): number {
   return ms;
 }
 
+/**
+ * Which rxagent the `rxagent` runner loads: `dist` (the built package, what an installed rxagent
+ * runs; `npm run bench` builds it first) or `source` (src/ through Node's type stripping).
+ * @default 'dist' (BENCH_RXAGENT)
+ */
+export const RXAGENT_BUILD = rxagentBuild(process.env.BENCH_RXAGENT);
+
+function rxagentBuild(text: string | undefined): 'dist' | 'source' {
+  if (text === undefined || text === 'dist' || text === 'source') return text ?? 'dist';
+  throw new Error(`BENCH_RXAGENT must be dist or source, got ${JSON.stringify(text)}`);
+}
+
 /** Untimed passes between the cold and the warm pass. @default 1 (BENCH_WARMUP_PASSES) */
 export const WARMUP_PASSES = Math.max(0, Number(process.env.BENCH_WARMUP_PASSES ?? 1));
 

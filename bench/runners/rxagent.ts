@@ -1,7 +1,15 @@
-// rxagent: openai(...) / anthropic(...) from src/providers, consumed with subscribe.
+// rxagent: openai(...) / anthropic(...) from the built package (dist/, what an installed rxagent
+// runs), consumed with subscribe. BENCH_RXAGENT=source loads src/ instead, through Node's type
+// stripping: that leaves ~2× the import garbage, and its collection lands in the cold request.
 import { existsSync } from 'node:fs';
 import { BENCH_TOOLS, baseURLFor, type ModeSpec, modelIdFor } from '../lib/modes.ts';
-import { printReport, runBenchmark, runnerArgs, type StreamOutcome } from '../lib/runner-harness.ts';
+import {
+  printReport,
+  RXAGENT_BUILD,
+  runBenchmark,
+  runnerArgs,
+  type StreamOutcome,
+} from '../lib/runner-harness.ts';
 import { type BenchEvent, createRxCollector } from '../lib/rx-collector.ts';
 
 // Typed against DESIGN.md rather than imported statically, so this file type-checks and the
@@ -22,12 +30,19 @@ type Factory = (
 
 const PROVIDERS = { openai: 'openai', anthropic: 'anthropic' } as const;
 const moduleUrl = (wire: keyof typeof PROVIDERS): URL =>
-  new URL(`../../src/providers/${wire}/index.ts`, import.meta.url);
+  new URL(
+    RXAGENT_BUILD === 'source' ? `../../src/providers/${wire}/index.ts` : `../../dist/providers/${wire}/index.js`,
+    import.meta.url,
+  );
 
 const { spec: requested } = runnerArgs();
 const url = moduleUrl(requested.wire);
 if (!existsSync(url)) {
-  printReport({ runner: 'rxagent', mode: requested.mode, skipped: 'not built yet' });
+  printReport({
+    runner: 'rxagent',
+    mode: requested.mode,
+    skipped: RXAGENT_BUILD === 'source' ? 'not written yet' : 'not built: run `npm run build`',
+  });
 } else {
   const module = (await import(url.href)) as Record<string, unknown>;
   const factory = module[PROVIDERS[requested.wire]];
