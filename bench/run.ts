@@ -31,7 +31,13 @@ import {
   TARGETS,
   targetsOf,
 } from './lib/report.ts';
-import { type PassReport, RXAGENT_BUILD, SETTLE_MS, WARM_PASSES, WARMUP_PASSES } from './lib/runner-harness.ts';
+import {
+  type PassReport,
+  RXAGENT_BUILD,
+  SETTLE_MS,
+  WARM_PASSES,
+  WARMUP_PASSES,
+} from './lib/runner-harness.ts';
 import { RUNNERS } from './lib/runners.ts';
 import { spawnRunner } from './lib/spawn-runner.ts';
 import { verify } from './lib/verify.ts';
@@ -59,7 +65,8 @@ if (durable && modes.length === 0) {
 }
 const runnerNames = list(process.env.BENCH_RUNNERS);
 const runners = RUNNERS.filter((r) => !runnerNames || runnerNames.includes(r.name));
-const stale = RXAGENT_BUILD === 'dist' && runners.some((r) => r.name === 'rxagent') ? staleBuild() : undefined;
+const stale =
+  RXAGENT_BUILD === 'dist' && runners.some((r) => r.name === 'rxagent') ? staleBuild() : undefined;
 if (stale) throw new Error(`the rxagent runner measures the built package, but ${stale}`);
 
 const load = (): string => loadavg()[0]!.toFixed(2);

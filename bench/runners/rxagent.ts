@@ -31,7 +31,9 @@ type Factory = (
 const PROVIDERS = { openai: 'openai', anthropic: 'anthropic' } as const;
 const moduleUrl = (wire: keyof typeof PROVIDERS): URL =>
   new URL(
-    RXAGENT_BUILD === 'source' ? `../../src/providers/${wire}/index.ts` : `../../dist/providers/${wire}/index.js`,
+    RXAGENT_BUILD === 'source'
+      ? `../../src/providers/${wire}/index.ts`
+      : `../../dist/providers/${wire}/index.js`,
     import.meta.url,
   );
 
