@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import { ApiError, NetworkError, ReplayExpiredError, RunNotFoundError } from '../core/index.ts';
 import { networkFailure } from '../transport/network-failure.ts';
 import { isRedirect, redirectRefused } from '../transport/redirect-refused.ts';
+import { redactedHeaders, redactSecrets, requestSecrets } from '../transport/request-secrets.ts';
 
 /** One SSE request: where, how, and with which `fetch`. */
 export interface SSERequest {
@@ -40,8 +41,14 @@ export function sseBody(
       } catch (cause) {
         throw networkFailure('sse', String(request.url), cause);
       }
-      if (isRedirect(answer)) throw redirectRefused('sse', String(answer.url || request.url), answer);
-      if (!answer.ok) throw await errorOf(answer);
+      if (isRedirect(answer) || !answer.ok) {
+        // A careless server quotes the request back (a key in a header, a `?key=` URL), in its
+        // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
+        const secrets = requestSecrets(String(request.url), [new Headers(request.init.headers)]);
+        if (isRedirect(answer))
+          throw redirectRefused('sse', String(answer.url || request.url), answer, secrets);
+        throw await errorOf(answer, secrets);
+      }
       onResponse?.(answer);
       if (!answer.body) return;
       reader = answer.body.getReader();
@@ -68,8 +75,8 @@ export function sseBody(
   });
 }
 
-async function errorOf(response: Response): Promise<Error> {
-  const text = await response.text().catch(() => '');
+async function errorOf(response: Response, secrets: readonly string[]): Promise<Error> {
+  const text = redactSecrets(await response.text().catch(() => ''), secrets);
   let error: unknown;
   try {
     error = Reflect.get(JSON.parse(text) as object, 'error');
@@ -89,6 +96,6 @@ async function errorOf(response: Response): Promise<Error> {
     status: response.status,
     provider: 'sse',
     body: text.slice(0, 8192),
-    headers: response.headers,
+    headers: redactedHeaders(response.headers, secrets),
   });
 }

@@ -137,9 +137,9 @@ export function httpClient(options: HttpClientOptions): HttpClient {
           // A careless server quotes the request back (its key, a signature, a ?key= URL), in its
           // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
           const secrets = requestSecrets(url, [headers], credential?.headers);
-          const kept = redactedHeaders(response.headers, secrets);
-          if (isRedirect(response)) throw redirectRefused(provider, url, response, kept);
+          if (isRedirect(response)) throw redirectRefused(provider, url, response, secrets);
           const text = redactSecrets(await readErrorBody(response), secrets);
+          const kept = redactedHeaders(response.headers, secrets);
           throw httpError(provider, response.status, kept, text, options.parseErrorBody);
         }
         if (!response.body) throw new NetworkError(`${provider}: response has no body`, { provider });

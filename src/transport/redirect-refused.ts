@@ -1,5 +1,6 @@
 import { RedirectRefusedError } from '../core/index.ts';
 import { requestIdOf } from './request-id.ts';
+import { redactedHeaders } from './request-secrets.ts';
 import { endpointOf } from './safe-url.ts';
 
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
@@ -15,17 +16,19 @@ export function isRedirect(response: Response): boolean {
 /**
  * The error for a redirect answer. Its body is discarded unread; the message names where the
  * redirect pointed (origin and path only) so the caller can set `baseURL` to it.
+ * A careless server quotes the request back (its key in a `Location` or another header): every one
+ * of `secrets` is cut from the headers the error keeps.
  * @param url the request's URL, which resolves a relative `Location`
- * @param headers the response's headers as the error keeps them (with what the request sent cut
- *   from them, by the caller that knows it)
+ * @param secrets what the request carried (`requestSecrets`)
  */
 export function redirectRefused(
   provider: string,
   url: string,
   response: Response,
-  headers: Headers = response.headers,
+  secrets: readonly string[],
 ): RedirectRefusedError {
   response.body?.cancel().catch(() => undefined);
+  const headers = redactedHeaders(response.headers, secrets);
   const target = headers.get('location');
   const location = target === null ? undefined : endpointOf(target, url);
   const requestId = requestIdOf(headers);

@@ -1,5 +1,6 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { RedirectRefusedError } from '../../src/index.ts';
+import { ApiError, RedirectRefusedError } from '../../src/index.ts';
 import { fromSSE } from '../../src/http/index.ts';
 import { settle } from '../support/settle.ts';
 import { listen } from './support/listen.ts';
@@ -56,6 +57,33 @@ describe('fromSSE never carries the caller’s headers to another origin', () =>
       expect(resumedHere).toEqual(['/api/chat']);
     } finally {
       await Promise.all([first.close(), other.close()]);
+    }
+  });
+
+  it('a redirect or an error that echoes the caller’s key keeps it nowhere in the error', async () => {
+    const shown = (error: unknown) => inspect(error, { depth: Infinity, showHidden: true });
+    const server = await listen((req, res) => {
+      const key = String(req.headers['x-api-key']);
+      if (req.url === '/redirect') {
+        res.writeHead(307, { location: `/elsewhere?k=${key}`, 'x-echo': `got ${key}` }).end();
+        return;
+      }
+      res
+        .writeHead(401, { 'content-type': 'application/json', 'x-echo': `got ${key}` })
+        .end(JSON.stringify({ error: { message: `bad key ${key}` } }));
+    });
+    try {
+      const options = { headers: { 'x-api-key': KEY }, maxReconnects: 0 };
+      const redirected = (await settle(fromSSE(`${server.url}/redirect`, options))).error;
+      expect(RedirectRefusedError.is(redirected)).toBe(true);
+      expect(shown(redirected)).not.toContain(KEY);
+      const refused = (await settle(fromSSE(`${server.url}/refused`, options))).error;
+      expect(ApiError.is(refused)).toBe(true);
+      expect((refused as ApiError).status).toBe(401);
+      expect((refused as ApiError).message).toBe('bad key [redacted]');
+      expect(shown(refused)).not.toContain(KEY);
+    } finally {
+      await server.close();
     }
   });
 });
