@@ -1,8 +1,8 @@
 import { catchError, defer, from, type Observable, throwError, timeout } from 'rxjs';
-import { type Message, SessionConflictError, SessionStoreError } from '../core/index.ts';
+import { type Message, SessionConflictError } from '../core/index.ts';
 import type { AppendedSession, SessionStore } from '../sessions/index.ts';
 import type { AgentLogger } from './agent-logger.ts';
-import { DEFAULT_HOLD_MS, type HoldFor } from './session-queue.ts';
+import { DEFAULT_HOLD_MS, type HoldFor, storeDidNotSettle } from './session-queue.ts';
 
 /**
  * Appends a run's messages with the version read at its start. On `SessionConflictError` (another
@@ -31,11 +31,7 @@ export function persistRun(
       // An append that never settles (a store of one's own) fails the run after the store's bound,
       // as long as the queue holds the session for it: no run waits forever on its save.
       const bound = store.timeoutMs ?? DEFAULT_HOLD_MS;
-      const timedOut = () =>
-        new SessionStoreError('custom', 'append', {
-          code: 'timeout',
-          message: `The session append did not settle within ${bound} ms`,
-        });
+      const timedOut = () => storeDidNotSettle('session', 'append', bound);
       return from(write).pipe(timeout({ first: bound, with: () => throwError(timedOut) }));
     });
   const first = append(version);

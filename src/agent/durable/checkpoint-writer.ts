@@ -1,6 +1,6 @@
-import { type Message, SessionConflictError, SessionStoreError } from '../../core/index.ts';
+import { type Message, SessionConflictError } from '../../core/index.ts';
 import type { SessionStore } from '../../sessions/index.ts';
-import { DEFAULT_HOLD_MS } from '../session-queue.ts';
+import { DEFAULT_HOLD_MS, storeDidNotSettle } from '../session-queue.ts';
 import { checkpointIn } from './read-checkpoint.ts';
 import { RUN_KEY, type RunCheckpoint } from './run-checkpoint.ts';
 
@@ -40,19 +40,10 @@ export interface CheckpointWriter {
 }
 
 /** Rejects with a `SessionStoreError` once `ms` passed: no checkpoint waits forever on its store. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+function within<T>(promise: Promise<T>, ms: number, operation: 'get' | 'append'): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new SessionStoreError('custom', 'append', {
-            code: 'timeout',
-            message: `The checkpoint append did not settle within ${ms} ms`,
-          }),
-        ),
-      ms,
-    );
+    timer = setTimeout(() => reject(storeDidNotSettle('checkpoint', operation, ms)), ms);
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
@@ -78,7 +69,7 @@ export function checkpointWriter(
    * goes on from the new version; anything else means another writer owns the run.
    */
   const rebased = async (): Promise<boolean> => {
-    const fresh = await within(sessions.get(sessionId), bound);
+    const fresh = await within(sessions.get(sessionId), bound, 'get');
     let stored: RunCheckpoint | null;
     try {
       stored = checkpointIn(fresh);
@@ -114,6 +105,7 @@ export function checkpointWriter(
             metadata: { ...metadata, [RUN_KEY]: next },
           }),
           bound,
+          'append',
         );
         at = appended.version;
         if (next) current = next;
