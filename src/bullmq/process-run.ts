@@ -12,7 +12,7 @@ import type { Agent } from '../agent/index.ts';
 import { ApprovalNotPendingError, RxAgentError } from '../core/index.ts';
 import type { RunEnd } from '../http/run-event-store.ts';
 import { HandOver } from './hand-over.ts';
-import { ENDED_STATUSES } from './run-book.ts';
+import { ENDED_STATUSES } from '../http/runs.ts';
 import { endCancelled, endOrphan, endRun, promote, type RunEnv } from './run-env.ts';
 
 /**

@@ -26,9 +26,6 @@ export type Claim =
   /** It may run now (marked `running`); `was` is its status before. */
   | { type: 'run'; was: RunStatus };
 
-/** The statuses of a run that ended: its record changes no more. */
-export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
-
 const ENDED = "s == 'completed' or s == 'failed' or s == 'cancelled'";
 
 // Redis's clock (ms), the same for every server.

@@ -8,6 +8,9 @@ import type { SequencedEvent } from './sequenced-event.ts';
  */
 export type RunStatus = 'queued' | 'running' | 'awaiting-approval' | 'completed' | 'failed' | 'cancelled';
 
+/** The statuses of a run that ended: its record changes no more. */
+export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
+
 /** A decision on a tool call that waits for approval. */
 export interface RunDecision {
   approved: boolean;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { defer, merge, Observable, of, retry, Subject, type Subscription, switchMap, timer } from 'rxjs';
 import type { RunCommand, RunControl, SharedRunState } from '../../http/run-control.ts';
-import type { RunStatus } from '../../http/runs.ts';
+import { ENDED_STATUSES, type RunStatus } from '../../http/runs.ts';
 import { redisActorRuns } from './redis-actor-runs.ts';
 
 /** The keys of one run besides its stream (one hash slot: the run id is the hash tag). */
@@ -20,8 +20,6 @@ export interface RunControlTimings {
   /** An ended run's state lives this long. */
   retainMs: number;
 }
-
-const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /**
  * The `RunControl` of `redisRunEventStore`: each run's state in a hash that lives while its writer
@@ -66,7 +64,7 @@ export function redisRunControl(
   };
   return {
     setState(runId, state) {
-      const ended = ENDED.has(state.status);
+      const ended = ENDED_STATUSES.has(state.status);
       if (ended) {
         written.delete(runId);
         actorRuns.release(runId);
