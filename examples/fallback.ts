@@ -6,6 +6,7 @@
  *
  *   npx node --conditions=rxagent-source examples/fallback.ts
  */
+import { fileURLToPath } from 'node:url';
 import { fallback, NetworkError } from 'rxagent';
 import { openaiCompatible } from 'rxagent/openai';
 import { replayModel } from 'rxagent/testing';
@@ -15,7 +16,9 @@ const local = openaiCompatible('llama3.2', {
   baseURL: 'http://127.0.0.1:9/v1',
   retry: false,
 });
-const backup = replayModel(new URL('./recordings/quickstart.jsonl', import.meta.url).pathname, { speed: 0 });
+const backup = replayModel(fileURLToPath(new URL('./recordings/quickstart.jsonl', import.meta.url)), {
+  speed: 0,
+});
 
 const model = fallback([local, backup], {
   onFallback: ({ error, from }) => {

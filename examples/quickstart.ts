@@ -10,13 +10,14 @@
  *   npm run demo -- "Explain backpressure in one paragraph."
  *   OPENAI_BASE_URL=http://127.0.0.1:11434/v1 OPENAI_MODEL=llama3.2 npm run demo -- "Why is the sky blue?"
  */
+import { fileURLToPath } from 'node:url';
 import type { ChatModel } from 'rxagent';
 import { openai, openaiCompatible } from 'rxagent/openai';
 import { replayModel } from 'rxagent/testing';
 import { quickstartQuestion } from './recordings/quickstart-question.ts';
 
 const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseURL, OPENAI_MODEL: modelId } = process.env;
-const recording = new URL('./recordings/quickstart.jsonl', import.meta.url).pathname;
+const recording = fileURLToPath(new URL('./recordings/quickstart.jsonl', import.meta.url));
 const model: ChatModel = apiKey
   ? openai(modelId ?? 'gpt-4o-mini')
   : baseURL

@@ -11,13 +11,14 @@
  * `rxagent/openai` 114 modules; bundled, importing it takes ~30% less time and leaves ~3 MB less
  * heap, so the first request no longer runs into a full collection (bench/README.md).
  *
- *   node scripts/bundle-dist.ts
+ * `npm run build` runs it after tsc; alone: `npx node scripts/bundle-dist.ts` (the `node` devDependency runs .ts files).
  */
+import { fileURLToPath } from 'node:url';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
   exports: Condition;
   imports: Record<string, Condition>;

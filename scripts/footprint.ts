@@ -6,6 +6,7 @@
  * rxagent is measured as a consumer sees it: its built `dist/` types and its package exports (run
  * `npm run build` first; this script does it when dist/ is missing).
  */
+import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, '.bench-out', 'footprint');
 
 const tool = (i: number, lib: 'rxagent' | 'ai') =>

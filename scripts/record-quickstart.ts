@@ -4,6 +4,7 @@
  * token, recorded with `recordModel`. Run again after changing the event shapes:
  *   node --conditions=rxagent-source scripts/record-quickstart.ts
  */
+import { fileURLToPath } from 'node:url';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +42,7 @@ server.listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const { port } = server.address() as AddressInfo;
 
-const file = new URL('../examples/recordings/quickstart.jsonl', import.meta.url).pathname;
+const file = fileURLToPath(new URL('../examples/recordings/quickstart.jsonl', import.meta.url));
 await rm(file, { force: true });
 const model = recordModel(
   openai('gpt-4o-mini', { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'recording' }),

@@ -14,7 +14,7 @@ function newestIn(dir: string): number {
 }
 
 /**
- * Why the built package cannot stand for src/ (missing, or older than a source file), or
+ * Why the built package cannot stand for src/ (missing, or older than a file it is built from), or
  * `undefined` when it can: the `rxagent` runner measures dist/, so a stale build would measure
  * code that is no longer there.
  */
@@ -26,7 +26,13 @@ export function staleBuild(): string | undefined {
   } catch {
     return 'dist/ is missing: run `npm run build` (npm run bench does)';
   }
-  return newestIn(join(root, 'src')) > built
-    ? 'dist/ is older than src/: run `npm run build` (npm run bench does), or BENCH_RXAGENT=source'
+  // What the build reads besides src/: the entries (package.json), the bundler's options and tsc's.
+  const inputs = ['package.json', 'scripts/bundle-dist.ts', 'tsconfig.json', 'tsconfig.build.json'];
+  const newest = Math.max(
+    newestIn(join(root, 'src')),
+    ...inputs.map((file) => statSync(join(root, file)).mtimeMs),
+  );
+  return newest > built
+    ? 'dist/ is older than what it is built from (src/, package.json, the build scripts): run `npm run build` (npm run bench does), or BENCH_RXAGENT=source'
     : undefined;
 }
