@@ -64,8 +64,12 @@ export interface FromSSEInit extends RequestInit {
  * A run that failed on the server errors with `RunFailedError`; an unknown or expired run with
  * `RunNotFoundError` / `ReplayExpiredError` (an HTTP 404/410 or an `event: error` naming them); a
  * run stopped on the server (`event: end` with reason `cancelled`) with `RunCancelledError`; a run
- * whose server died with `RunLostError`.
- * @param urlOrResponse the stream's URL, or a `Response` already fetched (e.g. from a POST)
+ * whose server died with `RunLostError`. A header `fetch` would refuse (a line break) is an
+ * `InvalidRequestError` naming it, before anything is sent. Errors keep nothing of the request's
+ * secrets a server quoted back: its query values and the values of every header set here but the
+ * plain ones (`accept`, `content-type`, …) are cut from their messages, bodies and headers.
+ * @param urlOrResponse the stream's URL, or a `Response` already fetched (e.g. from a POST: then
+ *   only its URL's secrets are known here, not the headers your `fetch` sent)
  * @param init the first request's options, and the resume settings
  * @example
  * fromSSE('/api/chat', { method: 'POST', body: JSON.stringify({ message }) })
@@ -96,8 +100,15 @@ export function fromSSE(
     const noteLocation = (answer: Response) => {
       const location = answer.headers.get('content-location');
       if (!location) return;
-      const base = new URL(answer.url || String(url), globalThis.location?.href);
-      const named = new URL(location, base);
+      let base: URL;
+      let named: URL;
+      try {
+        base = new URL(answer.url || String(url), globalThis.location?.href);
+        named = new URL(location, base);
+      } catch {
+        // Not a URL (and the platform's error would quote it): it names no place to resume.
+        return;
+      }
       // A resume carries the caller's headers: only to the origin they were first sent to.
       if (named.origin === base.origin) runUrl = named.href;
     };

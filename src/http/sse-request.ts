@@ -2,7 +2,9 @@ import { Observable } from 'rxjs';
 import { ApiError, NetworkError, ReplayExpiredError, RunNotFoundError } from '../core/index.ts';
 import { networkFailure } from '../transport/network-failure.ts';
 import { isRedirect, redirectRefused } from '../transport/redirect-refused.ts';
-import { redactedHeaders, redactSecrets, requestSecrets } from '../transport/request-secrets.ts';
+import { readErrorBody } from '../transport/read-error-body.ts';
+import { redactBody, redactedHeaders, requestSecrets } from '../transport/request-secrets.ts';
+import { secretHeaderNames, sseRequestHeaders } from './sse-request-headers.ts';
 
 /** One SSE request: where, how, and with which `fetch`. */
 export interface SSERequest {
@@ -27,6 +29,8 @@ export function sseBody(
     const signals = [controller.signal, ...(request.init.signal ? [request.init.signal] : [])];
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const run = async () => {
+      // A given response was fetched by the caller: only its URL is known here.
+      const headers = response ? new Headers() : sseRequestHeaders(request.init.headers);
       let answer: Response;
       try {
         answer =
@@ -36,6 +40,7 @@ export function sseBody(
           (await request.fetch(request.url, {
             redirect: 'manual',
             ...request.init,
+            headers,
             signal: AbortSignal.any(signals),
           }));
       } catch (cause) {
@@ -44,9 +49,9 @@ export function sseBody(
       if (isRedirect(answer) || !answer.ok) {
         // A careless server quotes the request back (a key in a header, a `?key=` URL), in its
         // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
-        const secrets = requestSecrets(String(request.url), [new Headers(request.init.headers)]);
-        if (isRedirect(answer))
-          throw redirectRefused('sse', String(answer.url || request.url), answer, secrets);
+        const url = String(response?.url ?? request.url);
+        const secrets = requestSecrets(url, [headers], secretHeaderNames(headers));
+        if (isRedirect(answer)) throw redirectRefused('sse', answer.url || url, answer, secrets);
         throw await errorOf(answer, secrets);
       }
       onResponse?.(answer);
@@ -76,7 +81,7 @@ export function sseBody(
 }
 
 async function errorOf(response: Response, secrets: readonly string[]): Promise<Error> {
-  const text = redactSecrets(await response.text().catch(() => ''), secrets);
+  const text = redactBody(await readErrorBody(response), secrets);
   let error: unknown;
   try {
     error = Reflect.get(JSON.parse(text) as object, 'error');

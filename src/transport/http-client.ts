@@ -6,7 +6,7 @@ import { mergeHeaders } from './merge-headers.ts';
 import { networkFailure } from './network-failure.ts';
 import { readErrorBody } from './read-error-body.ts';
 import { isRedirect, redirectRefused } from './redirect-refused.ts';
-import { redactedHeaders, redactSecrets, requestSecrets } from './request-secrets.ts';
+import { redactBody, redactedHeaders, requestSecrets } from './request-secrets.ts';
 
 /** A request about to be sent, as {@link HttpClientOptions.sign} sees it. */
 export interface OutgoingRequest {
@@ -138,7 +138,7 @@ export function httpClient(options: HttpClientOptions): HttpClient {
           // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
           const secrets = requestSecrets(url, [headers], credential?.headers);
           if (isRedirect(response)) throw redirectRefused(provider, url, response, secrets);
-          const text = redactSecrets(await readErrorBody(response), secrets);
+          const text = redactBody(await readErrorBody(response), secrets);
           const kept = redactedHeaders(response.headers, secrets);
           throw httpError(provider, response.status, kept, text, options.parseErrorBody);
         }
