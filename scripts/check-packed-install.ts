@@ -131,6 +131,12 @@ try {
   const report = execFileSync(process.execPath, ['probe.mjs'], { cwd: project, encoding: 'utf8' });
   process.stdout.write(report);
 
+  // The CLI runs without the optional peers (MCP is loaded only for --mcp-config).
+  const bin = join(project, 'node_modules', '.bin', 'rxagent');
+  const usage = execFileSync(bin, ['--help'], { cwd: project, encoding: 'utf8' });
+  if (!usage.startsWith('Usage: rxagent chat')) throw new Error(`rxagent --help printed: ${usage}`);
+  console.log('the rxagent bin runs without the optional peers');
+
   // The oldest Node that `engines` claims, from the npm registry's own Node binary package:
   // every subpath imports there too, and an OpenAI stream runs end to end.
   const oldest = /^>=(\d+\.\d+)(\.\d+)?$/.exec(manifest.engines.node);

@@ -7,8 +7,23 @@ import { fileSessionStore, memorySessionStore } from '../sessions/index.ts';
 import { CliError } from './cli-error.ts';
 import { cliModel } from './cli-model.ts';
 import { parseCliOptions, USAGE } from './cli-options.ts';
+import type * as McpConfig from './mcp-config.ts';
 import { oneLine, runChatSession } from './chat-session.ts';
-import { connectMcpConfig } from './mcp-config.ts';
+
+/**
+ * The MCP side of the CLI, loaded only for `--mcp-config`: the MCP packages are optional peers, and
+ * a chat without MCP servers must run where they are not installed.
+ */
+async function mcpConfigModule(): Promise<typeof McpConfig> {
+  try {
+    return await import('./mcp-config.ts');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new CliError(
+      '--mcp-config needs the MCP packages: npm install @modelcontextprotocol/client @modelcontextprotocol/node @modelcontextprotocol/server',
+    );
+  }
+}
 
 /** `rxagent chat`: a terminal chat on an Agent. Resolves with the exit code. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -27,7 +42,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const mcp =
     options.mcpConfig === undefined
       ? undefined
-      : await connectMcpConfig(
+      : await (
+          await mcpConfigModule()
+        ).connectMcpConfig(
           options.mcpConfig,
           options.mcpNegotiation ? { versionNegotiation: options.mcpNegotiation } : {},
         );
