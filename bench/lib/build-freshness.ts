@@ -28,10 +28,8 @@ export function staleBuild(): string | undefined {
   }
   // What the build reads besides src/: the entries (package.json), the bundler's options and tsc's.
   const inputs = ['package.json', 'scripts/bundle-dist.ts', 'tsconfig.json', 'tsconfig.build.json'];
-  const newest = Math.max(
-    newestIn(join(root, 'src')),
-    ...inputs.map((file) => statSync(join(root, file)).mtimeMs),
-  );
+  const mtime = (file: string) => statSync(join(root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const newest = Math.max(newestIn(join(root, 'src')), ...inputs.map(mtime));
   return newest > built
     ? 'dist/ is older than what it is built from (src/, package.json, the build scripts): run `npm run build` (npm run bench does), or BENCH_RXAGENT=source'
     : undefined;

@@ -18,9 +18,13 @@ async function mcpConfigModule(): Promise<typeof McpConfig> {
   try {
     return await import('./mcp-config.ts');
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const missing = error as { code?: unknown; message?: unknown };
+    const mcpMissing =
+      missing.code === 'ERR_MODULE_NOT_FOUND' && String(missing.message).includes("'@modelcontextprotocol/");
+    if (!mcpMissing) throw error;
     throw new CliError(
       '--mcp-config needs the MCP packages: npm install @modelcontextprotocol/client @modelcontextprotocol/node @modelcontextprotocol/server',
+      { cause: error },
     );
   }
 }

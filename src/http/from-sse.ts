@@ -69,7 +69,7 @@ export interface FromSSEInit extends RequestInit {
  * secrets a server quoted back: its query values and the values of every header set here but the
  * plain ones (`accept`, `content-type`, …) are cut from their messages, bodies and headers.
  * @param urlOrResponse the stream's URL, or a `Response` already fetched (e.g. from a POST: then
- *   only its URL's secrets are known here, not the headers your `fetch` sent)
+ *   the secrets cut are those of its URL and of `init.headers`, not others your `fetch` added)
  * @param init the first request's options, and the resume settings
  * @example
  * fromSSE('/api/chat', { method: 'POST', body: JSON.stringify({ message }) })

@@ -29,8 +29,9 @@ export function sseBody(
     const signals = [controller.signal, ...(request.init.signal ? [request.init.signal] : [])];
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const run = async () => {
-      // A given response was fetched by the caller: only its URL is known here.
-      const headers = response ? new Headers() : sseRequestHeaders(request.init.headers);
+      // Checked before anything is sent (and before a given response is read: a resume sends them);
+      // the caller's own `headers` are what `fetch` gets, as given.
+      const headers = sseRequestHeaders(request.init.headers);
       let answer: Response;
       try {
         answer =
@@ -40,7 +41,6 @@ export function sseBody(
           (await request.fetch(request.url, {
             redirect: 'manual',
             ...request.init,
-            headers,
             signal: AbortSignal.any(signals),
           }));
       } catch (cause) {

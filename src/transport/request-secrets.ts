@@ -53,7 +53,10 @@ export function requestSecrets(
     // not a URL: checkRequest refused it before anything was sent
   }
   for (const value of query?.values() ?? []) add(value);
-  for (const pair of search.slice(1).split('&')) add(pair.slice(pair.indexOf('=') + 1));
+  for (const pair of search.slice(1).split('&')) {
+    const equals = pair.indexOf('=');
+    if (equals >= 0) add(pair.slice(equals + 1));
+  }
   return [...found].sort((a, b) => b.length - a.length);
 }
 
@@ -68,41 +71,35 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return result;
 }
 
+/** A hex digit of either case, as a JSON `\uXXXX` escape may write it. */
+const hexDigit = (digit: string): string =>
+  /[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit;
+
 /**
- * An error body with every secret cut, as written and as JSON decodes it: a server may escape a
- * key's characters (`\u002B` for `+`, `\/` for `/`), and the message taken from the body is the
- * decoded text. A JSON body holding a secret only in escaped form is kept re-serialised, cut.
+ * `secret` as JSON text may write it: each character as itself or as `\uXXXX` (either case), a
+ * `/` also as `\/`. No quantifiers: matching is linear in the text.
+ */
+function escapedForm(secret: string): RegExp {
+  const parts = [...secret].map((char) => {
+    const literal = char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    if (char.length !== 1) return literal;
+    const unicode = `\\\\u${[...char.charCodeAt(0).toString(16).padStart(4, '0')].map(hexDigit).join('')}`;
+    return `(?:${literal}|${unicode}${char === '/' ? '|\\\\/' : ''})`;
+  });
+  return new RegExp(parts.join(''), 'g');
+}
+
+/**
+ * An error body with every secret cut, as written and as JSON text may escape it (`\u002B` for
+ * `+`, `\/` for `/`, as .NET and PHP write them): the message taken from a JSON body is the
+ * decoded text. Textual, so a body cut short at the read cap, or no JSON at all, is cut too.
  * @example redactBody('{"m":"bad k3y\\u002B1234567"}', ['k3y+1234567']) // '{"m":"bad [redacted]"}'
  */
 export function redactBody(text: string, secrets: readonly string[]): string {
-  const cut = redactSecrets(text, secrets);
-  if (secrets.length === 0 || !cut.includes('\\')) return cut;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cut);
-  } catch {
-    return cut;
-  }
-  let changed = false;
-  const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') {
-      const redacted = redactSecrets(value, secrets);
-      if (redacted !== value) changed = true;
-      return redacted;
-    }
-    if (Array.isArray(value)) return value.map(walk);
-    if (typeof value === 'object' && value !== null)
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [walk(key), walk(inner)]));
-    return value;
-  };
-  let redacted: unknown;
-  try {
-    redacted = walk(parsed);
-  } catch {
-    // Nested deeper than the stack: it cannot be checked, so none of it is kept.
-    return "[redacted: the body could not be checked for the request's secrets]";
-  }
-  return changed ? JSON.stringify(redacted) : cut;
+  let result = redactSecrets(text, secrets);
+  if (!result.includes('\\')) return result;
+  for (const secret of secrets) result = result.replace(escapedForm(secret), '[redacted]');
+  return result;
 }
 
 /**

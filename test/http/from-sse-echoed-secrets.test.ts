@@ -13,6 +13,7 @@ const shown = (error: unknown) => inspect(error, { depth: Infinity, showHidden: 
 /** A careless server: its 403 quotes the URL it was asked for and every header it got. */
 let server: Listening;
 let bodyBytes = 0;
+const GOOD = 'good-token-0123456';
 beforeAll(async () => {
   server = await listen((req, res) => {
     if (req.url?.startsWith('/huge')) {
@@ -24,6 +25,31 @@ beforeAll(async () => {
       };
       res.on('drain', pump);
       pump();
+      return;
+    }
+    if (req.url?.startsWith('/auth')) {
+      if (req.headers.authorization !== `Bearer ${GOOD}`) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `bad ${String(req.headers.authorization)}` } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('id: 1\ndata: {"type":"text-delta","text":"a"}\n\nevent: end\ndata: {}\n\n');
+      return;
+    }
+    if (req.url?.startsWith('/big') || req.url?.startsWith('/html')) {
+      const escaped = String(req.headers.authorization).replaceAll('+', '\\u002B').replaceAll('/', '\\/');
+      res.writeHead(403, { 'content-type': req.url.startsWith('/big') ? 'application/json' : 'text/html' });
+      res.end(
+        req.url.startsWith('/big')
+          ? `{"error":{"message":"bad ${escaped}","echo":"${'x'.repeat(70_000)}"}}`
+          : `<script>var auth = "${escaped}";</script>`,
+      );
+      return;
+    }
+    if (req.url?.startsWith('/reqid')) {
+      const id = String(req.headers['x-request-id']);
+      res.writeHead(500, { 'content-type': 'text/plain', 'x-request-id': id }).end(`internal error in ${id}`);
       return;
     }
     if (req.url?.startsWith('/located')) {
@@ -70,7 +96,7 @@ describe('fromSSE keeps no secret a server quotes back', () => {
     expect(ApiError.is(error)).toBe(true);
     expect((error as ApiError).message).toContain('[redacted]');
     expect(shown(error)).not.toContain(key);
-    expect(shown(error)).not.toContain('k3y\\u002BAbc');
+    expect((error as ApiError).body).not.toContain('k3y\\u002BAbc');
   });
 
   it('a cookie and an application’s own auth header', async () => {
@@ -103,6 +129,64 @@ describe('fromSSE keeps no secret a server quotes back', () => {
     expect(ApiError.is(error)).toBe(true);
     expect((error as ApiError).status).toBe(500);
     expect(bodyBytes).toBeLessThan(16 * 1024 * 1024);
+  });
+});
+
+describe('fromSSE sends the caller’s headers as given (review of the first fix)', () => {
+  it('a Map of headers, and a fetch wrapper that spreads init.headers, still authenticate', async () => {
+    const viaMap = await settle(
+      fromSSE(`${server.url}/auth`, { headers: new Map([['authorization', `Bearer ${GOOD}`]]) as never }),
+    );
+    expect(viaMap.error).toBeUndefined();
+    const wrapped = await settle(
+      fromSSE(`${server.url}/auth`, {
+        headers: { authorization: `Bearer ${GOOD}` },
+        fetch: (input, init) =>
+          fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-csrf': 't' } }),
+      }),
+    );
+    expect(wrapped.error).toBeUndefined();
+    expect(wrapped.events).toEqual([{ type: 'text-delta', text: 'a' }]);
+  });
+
+  it('a Response already fetched: the key in init.headers is still cut from its error', async () => {
+    const key = 'sk-given-0a1b2c3d4e';
+    const answer = await fetch(`${server.url}/auth`, { headers: { authorization: `Bearer ${key}` } });
+    const error = (
+      await settle(fromSSE(answer, { headers: { authorization: `Bearer ${key}` }, maxReconnects: 0 }))
+    ).error;
+    expect(ApiError.is(error)).toBe(true);
+    expect(shown(error)).not.toContain(key);
+  });
+
+  it('a Response already fetched with a header fetch would refuse: InvalidRequestError, not a raw TypeError', async () => {
+    const answer = await fetch(`${server.url}/auth`, { headers: { authorization: `Bearer ${GOOD}` } });
+    const error = (
+      await settle(
+        fromSSE(answer, { headers: { authorization: 'Bearer sk-live-abcdef123456\nX' }, maxReconnects: 1 }),
+      )
+    ).error;
+    expect(InvalidRequestError.is(error)).toBe(true);
+    expect(shown(error)).not.toContain('sk-live-abcdef123456');
+  });
+
+  it('a JSON-escaped key in a body cut short at the read cap, or in HTML, is cut', async () => {
+    const key = 'k3y+Abc/Def=0123';
+    for (const path of ['/big', '/html']) {
+      const error = await failure(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(ApiError.is(error)).toBe(true);
+      // The body as kept (inspect would double the backslash).
+      expect((error as ApiError).body).toContain('[redacted]');
+      expect((error as ApiError).body).not.toMatch(/k3y\\u002BAbc/i);
+      expect(shown(error)).not.toContain(key);
+    }
+  });
+
+  it('a request id the server echoes back is kept', async () => {
+    const error = await failure(`${server.url}/reqid`, { headers: { 'x-request-id': 'req-0123456789' } });
+    expect(ApiError.is(error)).toBe(true);
+    expect((error as ApiError).body).toBe('internal error in req-0123456789');
+    expect((error as ApiError).headers?.get('x-request-id')).toBe('req-0123456789');
   });
 });
 
