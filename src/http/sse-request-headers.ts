@@ -1,7 +1,5 @@
 import { InvalidRequestError } from '../core/index.ts';
-
-/** An RFC 9110 token: what a header name may be made of. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+import { TOKEN } from '../transport/merge-headers.ts';
 
 /**
  * Headers of an SSE request that carry no secret (request ids and the like, which a server

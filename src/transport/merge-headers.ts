@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../core/index.ts';
 
 /** An RFC 9110 token: what a header name may be made of. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * Headers that describe the connection or the body's framing, which `fetch` sets itself: given by
