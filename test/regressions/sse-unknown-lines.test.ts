@@ -2,37 +2,26 @@
 // then builds a ParseError (an Error with its stack trace) for every unknown-field line: a server
 // sending `x\n` lines held the event loop ~130 times longer per byte (1 MiB: ~2.5 s, before 0.02 s).
 // Real servers on 127.0.0.1.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { lastValueFrom, Observable, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLimitError } from '../../src/index.ts';
 import { decodeSSE } from '../../src/operators/decode-sse.ts';
 import { openaiCompatible } from '../../src/providers/openai/index.ts';
+import { type Listening, listen } from '../http/support/listen.ts';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((server) => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    }),
-  );
-});
+const servers: Listening[] = [];
+afterEach(() => Promise.all(servers.splice(0).map((server) => server.close())));
 
 /** A server that writes `pieces` in order, then ends the response. */
 async function serve(pieces: readonly string[]): Promise<string> {
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     for (const piece of pieces) res.write(piece);
     res.end();
   });
   servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return server.url;
 }
 
 /** A response body as byte chunks, read with the platform's fetch. */

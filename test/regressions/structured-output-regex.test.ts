@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidRequestError, StructuredOutputError } from '../../src/core/index.ts';
 import { openaiCompatible } from '../../src/providers/openai/index.ts';
 import { useTranscriptServer } from '../support/use-transcript-server.ts';
+import { watchBacktracking } from '../support/watch-backtracking.ts';
 
 const hostile = `${'a'.repeat(24)}b`;
 const replyWith = (content: string) =>
@@ -24,15 +25,7 @@ describe('a regex in responseFormat.schema', () => {
     ['zod', () => z.object({ id: z.string().regex(/^(a|a)*$/) })],
     ['valibot', () => v.object({ id: v.pipe(v.string(), v.regex(/^(a|a)*$/)) })],
   ])("%s: a model's reply never reaches the backtracking RegExp", async (_vendor, schemaOf) => {
-    const backtracked: string[] = [];
-    const original = RegExp.prototype.test;
-    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-      if (text === hostile) {
-        backtracked.push(String(this));
-        return false;
-      }
-      return original.call(this, text);
-    });
+    const backtracked = watchBacktracking([hostile]);
     const server = await servers.start([{ chunks: [replyWith(JSON.stringify({ id: hostile }))] }]);
     const model = openaiCompatible('m', { baseURL: server.url, apiKey: 'k', retry: false });
     const schema = schemaOf();

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidToolSchemaError, type StandardSchemaV1 } from '../../src/core/index.ts';
 import { defineTool, ToolRegistry } from '../../src/tools/index.ts';
+import { watchBacktracking } from '../support/watch-backtracking.ts';
 
 // `^(a+)+$` against 29 a's and a `!`: a backtracking RegExp tries every way of splitting the a's
 // (2^29) before it fails — 2.5 s of a blocked event loop before the spine fix, ×2 per extra byte.
@@ -13,29 +14,9 @@ const hostile = `${'a'.repeat(29)}!`;
 const matchingHostile = `${'a'.repeat(60)}x`;
 const call = (name: string, args: Record<string, unknown>) => ({ id: 'call_1', name, arguments: args });
 
-/**
- * Records every value the platform's backtracking engine is asked to test that is one of the
- * hostile strings, and answers `false` at once instead of running it: before the fix the test
- * fails on the record, without stalling the event loop for seconds. The linear engine
- * (`LinearTestRegExp`) overrides `test`, so it never reaches `RegExp.prototype.test`.
- * @param watched the values recorded. @default the hostile strings
- * @param answer what the platform's `test` answers for them (`true` for a value the pattern matches)
- */
-function watchBacktracking(
-  watched: readonly string[] = [hostile, matchingHostile],
-  answer = false,
-): string[] {
-  const backtracked: string[] = [];
-  const original = RegExp.prototype.test;
-  vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-    if (watched.includes(text)) {
-      backtracked.push(`${String(this)} on ${text.length} characters`);
-      return answer;
-    }
-    return original.call(this, text);
-  });
-  return backtracked;
-}
+/** `watchBacktracking` on this file's hostile values by default. */
+const watchHostile = (watched: readonly string[] = [hostile, matchingHostile], answer = false) =>
+  watchBacktracking(watched, answer);
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -59,7 +40,7 @@ describe('valibot regex() actions run on the linear-time engine', () => {
       execute: ({ id: value, tags }) => `${value} ${tags?.length ?? 0}`,
     });
     const registry = new ToolRegistry().register(tool);
-    const backtracked = watchBacktracking();
+    const backtracked = watchHostile();
 
     expect(await registry.invoke(call('lookup', { id: hostile }))).toMatchObject({
       status: 'invalid_arguments',
@@ -99,7 +80,7 @@ describe('valibot regex() actions run on the linear-time engine', () => {
       execute: () => 'ok',
     });
     const registry = new ToolRegistry().register(tool);
-    const backtracked = watchBacktracking();
+    const backtracked = watchHostile();
     const good = { root: { name: 'AB', next: { name: 'ab' } }, pick: 'aaa', line: 'x\nb', dot: 'a\nb' };
     expect(await registry.invoke(call('shapes', good))).toMatchObject({ status: 'ok' });
     const deep = { ...good, root: { name: 'ab', next: { name: 'ab', next: { name: hostile } } } };
@@ -142,7 +123,7 @@ describe('valibot: lazy schemas and internals rxagent does not know', () => {
       execute: () => 'ok',
     });
     const registry = new ToolRegistry().register(tool);
-    const backtracked = watchBacktracking();
+    const backtracked = watchHostile();
     expect(await registry.invoke(call('later', { y: matchingHostile }))).toMatchObject({ status: 'ok' });
     expect((await v.safeParseAsync(schema, { y: 'aab' })).success).toBe(false);
     expect(backtracked).toEqual([]);
@@ -211,7 +192,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
       execute: ({ id, tags }) => `${id} ${tags?.length ?? 0}`,
     });
     const registry = new ToolRegistry().register(tool);
-    const backtracked = watchBacktracking();
+    const backtracked = watchHostile();
 
     expect(await registry.invoke(call('lookup', { id: hostile }))).toMatchObject({
       status: 'invalid_arguments',
@@ -231,7 +212,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
     const schema = type({ name: /^ab$/, 'email?': 'string.email', pick: type(/^x+$/).or(catastrophic) });
     const tool = defineTool({ name: 'shapes', description: 'Shapes.', input: schema, execute: () => 'ok' });
     const registry = new ToolRegistry().register(tool);
-    const backtracked = watchBacktracking();
+    const backtracked = watchHostile();
     const good = { name: 'ab', email: 'bob@example.com', pick: 'aaa' };
     expect(await registry.invoke(call('shapes', good))).toMatchObject({ status: 'ok' });
     for (const bad of [{ name: 'AB' }, { email: 'bob' }, { pick: hostile }, { pick: 'xa' }]) {
@@ -259,7 +240,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
     const registry = new ToolRegistry().register(
       defineTool({ name: 'lookup', description: 'Looks up.', input: lookup, execute: ({ id }) => id }),
     );
-    const backtracked = watchBacktracking();
+    const backtracked = watchHostile();
     expect(await registry.invoke(call('lookup', { id: hostile }))).toMatchObject({
       status: 'invalid_arguments',
     });
@@ -274,7 +255,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
       defineTool({ name: 'mixed', description: 'Mixed.', input: lookup, execute: () => 'ok' }),
     );
     const value = `${'a'.repeat(60)}z`;
-    const backtracked = watchBacktracking([value], true);
+    const backtracked = watchHostile([value], true);
     expect(await registry.invoke(call('mixed', { tags: [value] }))).toMatchObject({ status: 'ok' });
     expect(await registry.invoke(call('mixed', { tags: ['aab'] }))).toMatchObject({
       status: 'invalid_arguments',
@@ -300,7 +281,7 @@ describe('arktype pattern constraints run on the linear-time engine', () => {
     );
     // A value the pattern matches, after exponential backtracking: recorded and answered at once.
     const value = `${'a'.repeat(60)}y`;
-    const backtracked = watchBacktracking([value], true);
+    const backtracked = watchHostile([value], true);
     expect(await registry.invoke(call('both', { a: 'a', b: value }))).toMatchObject({ status: 'ok' });
     expect(both.allows({ a: 'a', b: value })).toBe(true);
     expect(backtracked).toEqual([]);

@@ -3,6 +3,7 @@ import * as zm from 'zod/mini';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidToolSchemaError } from '../../src/core/index.ts';
 import { defineTool, ToolRegistry } from '../../src/tools/index.ts';
+import { watchBacktracking } from '../support/watch-backtracking.ts';
 
 // `(a|a)*` after a lookahead: RE2 cannot run the lookahead, and the platform's backtracking engine
 // tries 2^n splits of the a's before it fails on the `b` (24 a's: ~1 s of a blocked event loop).
@@ -24,15 +25,7 @@ describe("a zod regex the linear-time engine cannot run is refused by the valida
   // `inputJsonSchema` — which the error for such a schema tells the user to pass — nothing compared
   // the patterns, the tool was accepted, and a model's 25 bytes ran on the backtracking RegExp.
   it('zod/mini with inputJsonSchema that does not carry the pattern', async () => {
-    const backtracked: string[] = [];
-    const original = RegExp.prototype.test;
-    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-      if (text === hostile) {
-        backtracked.push(String(this));
-        return false;
-      }
-      return original.call(this, text);
-    });
+    const backtracked = watchBacktracking([hostile]);
     let registered: ToolRegistry | undefined;
     const define = () => {
       const tool = defineTool({

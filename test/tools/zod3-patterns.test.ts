@@ -2,6 +2,7 @@ import { z as z3 } from 'zod/v3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidToolSchemaError } from '../../src/core/index.ts';
 import { defineTool, ToolRegistry } from '../../src/tools/index.ts';
+import { watchBacktracking } from '../support/watch-backtracking.ts';
 
 // Review 2 of 198f93a: a zod 3 schema (zod 3.24+, or `zod/v3` of zod 4) is a Standard Schema of
 // vendor 'zod' with no `_zod`: no JSON Schema of its own (so `inputJsonSchema` is what the error
@@ -33,15 +34,7 @@ describe('a zod 3 regex', () => {
 
   it("runs on the linear-time engine, at any depth, on a model's value", async () => {
     const hostile = `${'a'.repeat(24)}b`;
-    const backtracked: string[] = [];
-    const original = RegExp.prototype.test;
-    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-      if (text === hostile) {
-        backtracked.push(String(this));
-        return false;
-      }
-      return original.call(this, text);
-    });
+    const backtracked = watchBacktracking([hostile]);
     const id = z3.string().regex(/^(a|a)*$/);
     const tool = defineTool({
       name: 'lookup',
