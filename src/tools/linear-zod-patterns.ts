@@ -36,10 +36,17 @@ export function linearZodPatterns(toolName: string, schema: unknown): void {
     if (def.check === 'string_format' && def.format === 'regex' && def.pattern instanceof RegExp) {
       def.pattern = linearOrRefuse(toolName, 'zod', def.pattern);
     }
+    visitDef(def);
+  };
+  /** The schemas a definition holds: lazy ones through their `getter`, an object's through its `shape`. */
+  const visitDef = (def: Record<string, unknown>): void => {
     for (const [key, value] of Object.entries(def)) {
       if (key === 'getter' && typeof value === 'function') visit((value as () => unknown)());
-      else if (key === 'shape' && isRecord(value)) for (const child of Object.values(value)) visit(child);
-      else visit(value);
+      else if (key === 'shape') {
+        // zod 4 holds an object's shape, zod 3 a function that returns it.
+        const shape: unknown = typeof value === 'function' ? (value as () => unknown)() : value;
+        if (isRecord(shape)) for (const child of Object.values(shape)) visit(child);
+      } else visit(value);
     }
   };
   // zod 3 (and `zod/v3`): a Standard Schema of vendor 'zod' too, with no JSON Schema of its own and
@@ -52,13 +59,7 @@ export function linearZodPatterns(toolName: string, schema: unknown): void {
         }
       }
     }
-    for (const [key, value] of Object.entries(def)) {
-      if (key === 'getter' && typeof value === 'function') visit((value as () => unknown)());
-      else if (key === 'shape' && typeof value === 'function') {
-        const shape: unknown = (value as () => unknown)();
-        if (isRecord(shape)) for (const child of Object.values(shape)) visit(child);
-      } else visit(value);
-    }
+    visitDef(def);
   };
   visit(schema);
 }
