@@ -57,7 +57,8 @@ export function completeStage(
   let firstTokenMs: number | undefined;
   // Parts joined once at the end rather than `+=` per token: a rope of 20,000 tokens is 20,000
   // objects that survive to the end of the stream (the garbage collector copies and marks each);
-  // an array of parts is one (this sits on every token).
+  // an array of parts is one (this sits on every token). Stored by index, not `push`: optimised,
+  // this `push` stayed a call into the generic builtin, ~130 instructions per token (callgrind).
   const text: string[] = [];
   const reasoning: string[] = [];
   const toolCalls: ToolCall[] = [];
@@ -68,10 +69,10 @@ export function completeStage(
       if (finish !== undefined) return;
       switch (event.type) {
         case 'text-delta':
-          text.push(event.text);
+          text[text.length] = event.text;
           break;
         case 'reasoning-delta':
-          reasoning.push(event.text);
+          reasoning[reasoning.length] = event.text;
           break;
         case 'tool-call-delta':
           break;

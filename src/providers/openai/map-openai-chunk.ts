@@ -10,12 +10,7 @@ import { type ChunkMapper, NO_EVENTS, parseEventJson, type ToolNameCodec } from 
 import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-openai-finish.ts';
 import { contentPartEvents } from './content-part-events.ts';
 import { openAIStreamError, openAIStreamErrorOf } from './openai-stream-error.ts';
-import {
-  OPENAI_DONE,
-  type OpenAIChunk,
-  type OpenAIStreamItem,
-  type OpenAIToolCallDelta,
-} from './openai-wire.ts';
+import type { OpenAIChunk, OpenAIToolCallDelta } from './openai-wire.ts';
 
 /** What {@link mapOpenAIChunk} remembers between the chunks of one stream. Mutable, one per attempt. */
 export interface OpenAIChunkState {
@@ -59,15 +54,11 @@ export function createOpenAIChunkState(provider: string, toolNames?: ToolNameCod
  * read. Reasoning comes from `reasoning_content` or `reasoning` (whichever is non-empty, so a
  * server sending both is not doubled), or from `thinking` parts of a `content` array (Mistral);
  * tool-call fragments become `tool-call-delta`s keyed by their index (without one, by position:
- * `accumulateToolCalls` tells calls apart by id), their `extra_content` kept for the next request. `[DONE]` emits the `finish` part. Throws `ApiError` for an error object.
+ * `accumulateToolCalls` tells calls apart by id), their `extra_content` kept for the next request.
+ * Nothing after `[DONE]` ({@link doneOpenAIStream}). Throws `ApiError` for an error object.
  * Plain property checks, no validation: the hot path allocates the events and their array only.
  */
-export function mapOpenAIChunk(item: OpenAIStreamItem, state: OpenAIChunkState): readonly ProviderEvent[] {
-  if (item === OPENAI_DONE) {
-    if (state.done) return NO_EVENTS;
-    state.done = true;
-    return [finishPart(state)];
-  }
+export function mapOpenAIChunk(item: OpenAIChunk, state: OpenAIChunkState): readonly ProviderEvent[] {
   if (state.done) return NO_EVENTS;
   state.seen = true;
   if (state.responseId === undefined && typeof item.id === 'string' && item.id !== '')
@@ -141,6 +132,17 @@ function pushToolCalls(
 }
 
 /**
+ * `data: [DONE]`: the `finish` part, once (a second `[DONE]` adds nothing). Its own function, not a
+ * sentinel value passed to `mapOpenAIChunk`: comparing every chunk with a symbol compiled to a
+ * generic equality call per token.
+ */
+export function doneOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent[] {
+  if (state.done) return NO_EVENTS;
+  state.done = true;
+  return [finishPart(state)];
+}
+
+/**
  * The body ended. After `[DONE]`: nothing more. Without `[DONE]` but after a finish reason: the
  * `finish` part (some compatible servers never send `[DONE]`). Otherwise the reply was cut off:
  * throws `IncompleteStreamError`.
@@ -186,29 +188,20 @@ function finishMetadata(state: OpenAIChunkState): Record<string, unknown> | unde
 }
 
 /**
- * One server-sent event of an OpenAI-format stream: `[DONE]` becomes `OPENAI_DONE`, empty data
- * (keep-alive) `undefined`, anything else its JSON object (else `StreamParseError` with the raw data).
- * @param provider names the provider in errors
- */
-export function parseOpenAIMessage(message: SSEMessage, provider: string): OpenAIStreamItem | undefined {
-  const { data } = message;
-  if (data === '[DONE]') return OPENAI_DONE;
-  if (data === '') return undefined;
-  return parseEventJson<OpenAIChunk>(data, provider);
-}
-
-/**
- * The `ChunkMapper` of one OpenAI-format stream (after `decodeSSE()`): {@link parseOpenAIMessage},
- * {@link mapOpenAIChunk} and {@link endOpenAIStream} over a fresh state.
+ * The `ChunkMapper` of one OpenAI-format stream (after `decodeSSE()`), over a fresh state: `[DONE]`
+ * is {@link doneOpenAIStream}, empty data (keep-alive) nothing, anything else its JSON object
+ * (else `StreamParseError` with the raw data) through {@link mapOpenAIChunk}; the end of the body
+ * is {@link endOpenAIStream}.
  * @param provider names the provider in errors
  * @param toolNames the request's tool-name codec: tool names are decoded with it
  */
 export function openAIChunkMapper(provider: string, toolNames?: ToolNameCodec): ChunkMapper<SSEMessage> {
   const state = createOpenAIChunkState(provider, toolNames);
   return {
-    map(message) {
-      const item = parseOpenAIMessage(message, provider);
-      return item === undefined ? NO_EVENTS : mapOpenAIChunk(item, state);
+    map({ data }) {
+      if (data === '[DONE]') return doneOpenAIStream(state);
+      if (data === '') return NO_EVENTS;
+      return mapOpenAIChunk(parseEventJson<OpenAIChunk>(data, provider), state);
     },
     end: () => endOpenAIStream(state),
   };

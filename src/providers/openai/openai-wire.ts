@@ -76,9 +76,3 @@ export interface OpenAIChunk {
   type?: string | null;
   code?: string | number | null;
 }
-
-/** The `data: [DONE]` sentinel, decoded. */
-export const OPENAI_DONE: unique symbol = Symbol('openai.done');
-
-/** What the OpenAI decoder emits: a parsed chunk, or the end marker. */
-export type OpenAIStreamItem = OpenAIChunk | typeof OPENAI_DONE;

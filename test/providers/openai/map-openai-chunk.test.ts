@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, IncompleteStreamError, RateLimitError, StreamParseError } from '../../../src/index.ts';
 import {
   createOpenAIChunkState,
+  doneOpenAIStream,
   endOpenAIStream,
   mapOpenAIChunk,
   openAIChunkMapper,
-  parseOpenAIMessage,
 } from '../../../src/providers/openai/map-openai-chunk.ts';
 import { mapOpenAIFinishReason, mapOpenAIUsage } from '../../../src/providers/openai/map-openai-finish.ts';
-import { OPENAI_DONE, type OpenAIChunk } from '../../../src/providers/openai/openai-wire.ts';
+import type { OpenAIChunk } from '../../../src/providers/openai/openai-wire.ts';
 
 const state = () => createOpenAIChunkState('openai');
 const delta = (d: Record<string, unknown>, finish: string | null = null): OpenAIChunk => ({
@@ -82,7 +82,7 @@ describe('mapOpenAIChunk', () => {
     mapOpenAIChunk(delta({ content: 'x' }), s);
     mapOpenAIChunk(delta({}, 'stop'), s);
     mapOpenAIChunk({ id: 'chatcmpl-1', choices: [], usage: { prompt_tokens: 3, completion_tokens: 1 } }, s);
-    expect(mapOpenAIChunk(OPENAI_DONE, s)).toEqual([
+    expect(doneOpenAIStream(s)).toEqual([
       {
         type: 'finish',
         finishReason: 'stop',
@@ -92,13 +92,13 @@ describe('mapOpenAIChunk', () => {
         model: 'gpt-4o',
       },
     ]);
-    expect(mapOpenAIChunk(OPENAI_DONE, s)).toEqual([]);
+    expect(doneOpenAIStream(s)).toEqual([]);
     expect(mapOpenAIChunk(delta({ content: 'late' }), s)).toEqual([]);
     expect(endOpenAIStream(s)).toEqual([]);
   });
 
   it('[DONE] without any finish reason or usage: finish "other", no usage', () => {
-    expect(mapOpenAIChunk(OPENAI_DONE, state())).toEqual([{ type: 'finish', finishReason: 'other' }]);
+    expect(doneOpenAIStream(state())).toEqual([{ type: 'finish', finishReason: 'other' }]);
   });
 
   it('end() without [DONE]: finish after a finish reason, else IncompleteStreamError', () => {
@@ -209,17 +209,32 @@ describe('finish reasons and usage', () => {
   });
 });
 
-describe('parseOpenAIMessage', () => {
-  const parse = async (...data: string[]) =>
-    data.map((d) => parseOpenAIMessage({ data: d }, 'openai')).filter((item) => item !== undefined);
-
-  it('JSON per message, [DONE] as the sentinel, empty data skipped', async () => {
-    expect(await parse('{"id":"a"}', '', '[DONE]')).toEqual([{ id: 'a' }, OPENAI_DONE]);
+describe('openAIChunkMapper', () => {
+  it('JSON per message, [DONE] as the finish part (once), empty data skipped', () => {
+    const mapper = openAIChunkMapper('openai');
+    const events = [
+      '{"id":"a","choices":[{"index":0,"delta":{"content":"Hi"}}]}',
+      '',
+      '[DONE]',
+      '[DONE]',
+    ].map((data) => mapper.map({ data }));
+    expect(events).toEqual([
+      [{ type: 'text-delta', text: 'Hi' }],
+      [],
+      [{ type: 'finish', finishReason: 'other', responseId: 'a' }],
+      [],
+    ]);
+    expect(mapper.end()).toEqual([]);
   });
 
-  it('invalid JSON and bare JSON values: StreamParseError with the raw data', async () => {
+  it('invalid JSON and bare JSON values: StreamParseError with the raw data', () => {
     for (const raw of ['{"id":', 'null', '42', '"text"']) {
-      const error = await parse(raw).catch((e: unknown) => e);
+      let error: unknown;
+      try {
+        openAIChunkMapper('openai').map({ data: raw });
+      } catch (caught) {
+        error = caught;
+      }
       expect(StreamParseError.is(error)).toBe(true);
       expect((error as StreamParseError).raw).toBe(raw);
     }
