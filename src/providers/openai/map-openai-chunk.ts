@@ -78,7 +78,8 @@ export function mapOpenAIChunk(item: OpenAIChunk, state: OpenAIChunkState): read
     if (!choice || (choice.index && choice.index !== 0)) continue;
     const { delta } = choice;
     if (delta) {
-      // typeof checks: a server sending another shape (content parts) must not yield "[object Object]".
+      // typeof checks: a server sending another shape (content parts, an object) must not yield
+      // "[object Object]" in the text, the refusal or the finish reason.
       const reasoning = delta.reasoning_content || delta.reasoning;
       if (typeof reasoning === 'string') out = push(out, { type: 'reasoning-delta', text: reasoning });
       const { content } = delta;
@@ -86,12 +87,13 @@ export function mapOpenAIChunk(item: OpenAIChunk, state: OpenAIChunkState): read
         if (content !== '') out = push(out, { type: 'text-delta', text: content });
       } else if (Array.isArray(content))
         for (const event of contentPartEvents(content)) out = push(out, event);
-      if (delta.refusal) state.refusal += delta.refusal;
+      if (typeof delta.refusal === 'string') state.refusal += delta.refusal;
       if (delta.tool_calls) out = pushToolCalls(delta.tool_calls, state, out);
       else if (delta.function_call)
         out = pushToolCalls([{ index: 0, function: delta.function_call }], state, out);
     }
-    if (choice.finish_reason) state.rawFinishReason = choice.finish_reason;
+    const reason = choice.finish_reason;
+    if (typeof reason === 'string' && reason !== '') state.rawFinishReason = reason;
   }
   return out ?? NO_EVENTS;
 }

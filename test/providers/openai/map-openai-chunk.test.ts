@@ -97,6 +97,22 @@ describe('mapOpenAIChunk', () => {
     expect(endOpenAIStream(s)).toEqual([]);
   });
 
+  it('a refusal or finish reason that is not a string is ignored, never "[object Object]"', () => {
+    const s = state();
+    mapOpenAIChunk(delta({ content: 'x', refusal: { text: 'no' } }), s);
+    mapOpenAIChunk(delta({ refusal: 'I cannot' }, { reason: 'stop' } as never), s);
+    mapOpenAIChunk(delta({}, ''), s);
+    expect(doneOpenAIStream(s)).toEqual([
+      {
+        type: 'finish',
+        finishReason: 'other',
+        responseId: 'chatcmpl-1',
+        model: 'gpt-4o',
+        metadata: { refusal: 'I cannot' },
+      },
+    ]);
+  });
+
   it('[DONE] without any finish reason or usage: finish "other", no usage', () => {
     expect(doneOpenAIStream(state())).toEqual([{ type: 'finish', finishReason: 'other' }]);
   });
