@@ -61,14 +61,62 @@ export function toolCallStage<E extends ProviderEvent | StreamEvent>(
   options: AccumulateToolCallsOptions,
   downstream: Observer<E>,
 ): Observer<E> {
-  const emitDeltas = options.emitDeltas === true;
-  // The call each index is assembling now; `done` holds calls a new id replaced at their index.
-  let calls = new Map<number, Accumulator>();
-  let done: Accumulator[] = [];
-  // The previous fragment's call: providers stream one call's fragments in a row.
-  let last: Accumulator | undefined;
+  return new ToolCallStage(options.emitDeltas === true, downstream);
+}
 
-  const add = (delta: ToolCallDelta) => {
+/**
+ * The state of one {@link toolCallStage}. A class rather than an object of closures, for the same
+ * reason as `completeStage`: its methods are one call target for every stream. With closures made
+ * per stream, the optimised code that inlined the first stream's `flush` was thrown away at the
+ * second stream's end (V8 "wrong call target") and compiled again during the third.
+ */
+class ToolCallStage<E extends ProviderEvent | StreamEvent> implements Observer<E> {
+  private readonly emitDeltas: boolean;
+  private readonly downstream: Observer<E>;
+  // The call each index is assembling now; `done` holds calls a new id replaced at their index.
+  private calls = new Map<number, Accumulator>();
+  private done: Accumulator[] = [];
+  // The previous fragment's call: providers stream one call's fragments in a row.
+  private last: Accumulator | undefined;
+
+  constructor(emitDeltas: boolean, downstream: Observer<E>) {
+    this.emitDeltas = emitDeltas;
+    this.downstream = downstream;
+  }
+
+  next(value: E): void {
+    const event: ProviderEvent | StreamEvent = value;
+    switch (event.type) {
+      case 'tool-call-delta':
+        this.add(event);
+        if (this.emitDeltas) this.downstream.next(value);
+        return;
+      case 'finish':
+      case 'stream-completed':
+        if (this.flush()) this.downstream.next(value);
+        return;
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'tool-calls-ready':
+        this.downstream.next(value);
+        return;
+      default:
+        // Exhaustive; an unknown event from untyped code passes through.
+        event satisfies never;
+        this.downstream.next(value);
+    }
+  }
+
+  error(error: unknown): void {
+    this.downstream.error(error);
+  }
+
+  complete(): void {
+    if (this.flush()) this.downstream.complete();
+  }
+
+  private add(delta: ToolCallDelta): void {
+    const { last, calls, done } = this;
     let acc = last !== undefined && last.index === delta.index ? last : calls.get(delta.index);
     // Another id at the same index is another call: servers that leave the index out (Gemini's
     // OpenAI endpoint) send each parallel call in its own chunk, told apart only by its id.
@@ -80,59 +128,30 @@ export function toolCallStage<E extends ProviderEvent | StreamEvent>(
       acc = { index: delta.index, order: calls.size + done.length, id: '', name: '', parts: [] };
       calls.set(delta.index, acc);
     }
-    last = acc;
+    this.last = acc;
     if (acc.id === '' && delta.id) acc.id = delta.id;
     if (acc.name === '' && delta.name) acc.name = delta.name;
     if (delta.argumentsDelta !== '') acc.parts.push(delta.argumentsDelta);
-  };
+  }
 
   /** Emits the assembled calls, if any; false when that failed (the stream has errored). */
-  const flush = (): boolean => {
-    if (calls.size === 0) return true;
-    const pending = [...done, ...calls.values()];
-    calls = new Map();
-    done = [];
-    last = undefined;
+  private flush(): boolean {
+    if (this.calls.size === 0) return true;
+    const pending = [...this.done, ...this.calls.values()];
+    this.calls = new Map();
+    this.done = [];
+    this.last = undefined;
     let toolCalls: ToolCall[];
     try {
       toolCalls = pending.sort((a, b) => a.index - b.index || a.order - b.order).map(toToolCall);
     } catch (error) {
-      downstream.error(error);
+      this.downstream.error(error);
       return false;
     }
     const ready: ToolCallsReady = { type: 'tool-calls-ready', toolCalls };
-    downstream.next(ready as E);
+    this.downstream.next(ready as E);
     return true;
-  };
-
-  return {
-    next(value) {
-      const event: ProviderEvent | StreamEvent = value;
-      switch (event.type) {
-        case 'tool-call-delta':
-          add(event);
-          if (emitDeltas) downstream.next(value);
-          return;
-        case 'finish':
-        case 'stream-completed':
-          if (flush()) downstream.next(value);
-          return;
-        case 'text-delta':
-        case 'reasoning-delta':
-        case 'tool-calls-ready':
-          downstream.next(value);
-          return;
-        default:
-          // Exhaustive; an unknown event from untyped code passes through.
-          event satisfies never;
-          downstream.next(value);
-      }
-    },
-    error: (error) => downstream.error(error),
-    complete() {
-      if (flush()) downstream.complete();
-    },
-  };
+  }
 }
 
 function toToolCall(acc: Accumulator): ToolCall {

@@ -53,60 +53,83 @@ export function completeStage(
   meta: CompleteResponseMeta,
   downstream: Observer<StreamEvent>,
 ): Observer<ProviderEvent> {
-  const start = asyncScheduler.now();
-  let firstTokenMs: number | undefined;
+  return new CompleteStage(meta, downstream);
+}
+
+/**
+ * The state of one {@link completeStage}. A class rather than an object of closures: the stage
+ * before it calls `next` on every token, and a method of one prototype is the same call target for
+ * every stream, where a closure made per stream is a new one each time, and the optimised caller,
+ * compiled against the first stream's closure, was thrown away on the second stream (V8 "wrong call
+ * target") and compiled again a stream later.
+ */
+class CompleteStage implements Observer<ProviderEvent> {
+  private readonly start = asyncScheduler.now();
+  private firstTokenMs: number | undefined;
   // Parts joined once at the end rather than `+=` per token: a rope of 20,000 tokens is 20,000
   // objects that survive to the end of the stream (the garbage collector copies and marks each);
   // an array of parts is one (this sits on every token). Stored by index, not `push`: optimised,
   // this `push` stayed a call into the generic builtin, ~130 instructions per token (callgrind).
-  const text: string[] = [];
-  const reasoning: string[] = [];
-  const toolCalls: ToolCall[] = [];
-  let finish: FinishPart | undefined;
+  private readonly text: string[] = [];
+  private readonly reasoning: string[] = [];
+  private readonly toolCalls: ToolCall[] = [];
+  private finish: FinishPart | undefined;
+  private readonly meta: CompleteResponseMeta;
+  private readonly downstream: Observer<StreamEvent>;
 
-  return {
-    next(event) {
-      if (finish !== undefined) return;
-      switch (event.type) {
-        case 'text-delta':
-          text[text.length] = event.text;
-          break;
-        case 'reasoning-delta':
-          reasoning[reasoning.length] = event.text;
-          break;
-        case 'tool-call-delta':
-          break;
-        case 'tool-calls-ready':
-          for (const call of event.toolCalls) toolCalls.push(call);
-          downstream.next(event);
-          return;
-        case 'finish':
-          finish = event;
-          return;
-        default:
-          // Exhaustive; an unknown event from untyped code is ignored.
-          event satisfies never;
-          return;
-      }
-      if (firstTokenMs === undefined) firstTokenMs = asyncScheduler.now() - start;
-      downstream.next(event);
-    },
-    error: (error) => downstream.error(error),
-    complete() {
-      if (finish === undefined) {
-        downstream.error(new IncompleteStreamError());
+  constructor(meta: CompleteResponseMeta, downstream: Observer<StreamEvent>) {
+    this.meta = meta;
+    this.downstream = downstream;
+  }
+
+  next(event: ProviderEvent): void {
+    if (this.finish !== undefined) return;
+    switch (event.type) {
+      case 'text-delta':
+        this.text[this.text.length] = event.text;
+        break;
+      case 'reasoning-delta':
+        this.reasoning[this.reasoning.length] = event.text;
+        break;
+      case 'tool-call-delta':
+        break;
+      case 'tool-calls-ready':
+        for (const call of event.toolCalls) this.toolCalls.push(call);
+        this.downstream.next(event);
         return;
-      }
-      const totalMs = asyncScheduler.now() - start;
-      const timing = firstTokenMs === undefined ? { totalMs } : { firstTokenMs, totalMs };
-      const completed: StreamCompleted = {
-        type: 'stream-completed',
-        response: buildResponse(meta, finish, text.join(''), reasoning.join(''), toolCalls, timing),
-      };
-      downstream.next(completed);
-      downstream.complete();
-    },
-  };
+      case 'finish':
+        this.finish = event;
+        return;
+      default:
+        // Exhaustive; an unknown event from untyped code is ignored.
+        event satisfies never;
+        return;
+    }
+    if (this.firstTokenMs === undefined) this.firstTokenMs = asyncScheduler.now() - this.start;
+    this.downstream.next(event);
+  }
+
+  error(error: unknown): void {
+    this.downstream.error(error);
+  }
+
+  complete(): void {
+    const { finish, firstTokenMs } = this;
+    if (finish === undefined) {
+      this.downstream.error(new IncompleteStreamError());
+      return;
+    }
+    const totalMs = asyncScheduler.now() - this.start;
+    const timing = firstTokenMs === undefined ? { totalMs } : { firstTokenMs, totalMs };
+    const text = this.text.join('');
+    const reasoning = this.reasoning.join('');
+    const completed: StreamCompleted = {
+      type: 'stream-completed',
+      response: buildResponse(this.meta, finish, text, reasoning, this.toolCalls, timing),
+    };
+    this.downstream.next(completed);
+    this.downstream.complete();
+  }
 }
 
 function buildResponse(
