@@ -21,7 +21,9 @@
 // Environment: CALLGRIND_SOURCES (default `memory,http`), CALLGRIND_WRITES (default `1,8`, events
 // per write or chunk), CALLGRIND_RUNNERS
 // (`raw,rxagent`), CALLGRIND_WARMUP_STREAMS (w, default 2), CALLGRIND_WARM_STREAMS (n, default 3),
-// CALLGRIND_MODE (`text`). Results also go to `.bench-out/callgrind.json`.
+// CALLGRIND_MODE (`text`), CALLGRIND_FUNCTIONS (n: also the n functions, by name, that spend the
+// most instructions per warm stream, per runner and rxagent − raw; two more runs per runner).
+// Results also go to `.bench-out/callgrind.json`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expectedFor, sha1 } from './lib/fixtures.ts';
 import { isMode, MODE_SPECS, type ModeSpec } from './lib/modes.ts';
+import { functionCounts, perStream } from './lib/callgrind-functions.ts';
 import type { StreamOutcome } from './lib/runner-harness.ts';
 
 type StreamOnce = (spec: ModeSpec, origin: string) => Promise<StreamOutcome>;
@@ -81,7 +84,8 @@ async function child(runner: Runner, mode: string, origin: string, n: number): P
   }
 }
 
-function run(command: string, args: string[]): Promise<void> {
+/** Runs `command`; resolves with its pid once it exited 0. */
+function run(command: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const proc = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -90,22 +94,41 @@ function run(command: string, args: string[]): Promise<void> {
     });
     proc.on('error', reject);
     proc.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${stderr.slice(-2000)}`)),
+      code === 0
+        ? resolve(proc.pid ?? 0)
+        : reject(new Error(`${command} exited ${code}: ${stderr.slice(-2000)}`)),
     );
   });
 }
 
-/** Total instructions of one child run under callgrind. */
-async function instructions(runner: Runner, mode: string, origin: string, n: number): Promise<number> {
+/** What one child run under callgrind counted: the total, and per function when asked. */
+interface Counted {
+  total: number;
+  functions?: Map<string, number>;
+}
+
+/**
+ * Instructions of one child run under callgrind. With `byFunction`, node also writes V8's perf map
+ * (`--perf-basic-prof`, about 1% more instructions) so generated code is counted by name.
+ */
+async function instructions(
+  runner: Runner,
+  mode: string,
+  origin: string,
+  n: number,
+  byFunction = false,
+): Promise<Counted> {
   const dir = mkdtempSync(join(tmpdir(), 'rxagent-callgrind-'));
   const file = join(dir, 'callgrind.out');
+  let perfMap: string | undefined;
   try {
-    await run('valgrind', [
+    const pid = await run('valgrind', [
       '--tool=callgrind',
       `--callgrind-out-file=${file}`,
       // V8 writes and rewrites machine code: valgrind must see every change to translate it anew.
       '--smc-check=all',
       process.execPath,
+      ...(byFunction ? ['--perf-basic-prof'] : []),
       '--single-threaded',
       '--predictable-gc-schedule',
       '--hash-seed=1',
@@ -120,9 +143,21 @@ async function instructions(runner: Runner, mode: string, origin: string, n: num
     ]);
     const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
     if (!match) throw new Error(`no instruction total in ${file}`);
-    return Number(match[1]);
+    if (!byFunction) return { total: Number(match[1]) };
+    // valgrind runs node in its own process: the map is named after valgrind's pid.
+    perfMap = join(tmpdir(), `perf-${pid}.map`);
+    return { total: Number(match[1]), functions: functionCounts(file, perfMap) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    if (perfMap) rmSync(perfMap, { force: true });
+  }
+}
+
+/** Prints the `top` functions of `rows` (instructions per warm stream), one per line. */
+function printFunctions(title: string, rows: readonly [string, number][], top: number): void {
+  console.log(title);
+  for (const [name, count] of rows.slice(0, top)) {
+    console.log(`  ${(count / 1e6).toFixed(2).padStart(8)} M  ${name.slice(0, 140)}`);
   }
 }
 
@@ -148,6 +183,7 @@ async function parent(): Promise<void> {
   const warmStreams = Math.max(1, Number(process.env.CALLGRIND_WARM_STREAMS ?? 3));
   const warmupStreams = Math.max(0, Number(process.env.CALLGRIND_WARMUP_STREAMS ?? 2));
   const mode = process.env.CALLGRIND_MODE ?? 'text';
+  const functionsTop = Math.max(0, Number(process.env.CALLGRIND_FUNCTIONS ?? 0));
   if (!isMode(mode)) throw new Error(`unknown mode ${mode}`);
   const deltas = MODE_SPECS[mode].deltasPerStream;
   const sources = list(process.env.CALLGRIND_SOURCES, 'memory,http');
@@ -161,10 +197,10 @@ async function parent(): Promise<void> {
         const label = `${mode} · ${source} · ${perWrite} event(s)/${source === 'http' ? 'write' : 'chunk'}`;
         for (const runner of runners) {
           const [none, one, warmed, more] = [
-            await instructions(runner, mode, origin, 0),
-            await instructions(runner, mode, origin, 1),
-            await instructions(runner, mode, origin, 1 + warmupStreams),
-            await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams),
+            (await instructions(runner, mode, origin, 0)).total,
+            (await instructions(runner, mode, origin, 1)).total,
+            (await instructions(runner, mode, origin, 1 + warmupStreams)).total,
+            (await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams)).total,
           ];
           const warmPerStream = (more - warmed) / warmStreams;
           const figures = {
@@ -191,6 +227,30 @@ async function parent(): Promise<void> {
               `warm ${(rx.warmPerStream / raw.warmPerStream).toFixed(3)}× ` +
               `(+${Math.round(rx.warmPerEvent - raw.warmPerEvent)} instructions per event)`,
           );
+        }
+        if (functionsTop > 0) {
+          // Two more runs per runner, with V8's perf map: where the warm streams' instructions go.
+          const byRunner = new Map<Runner, Map<string, number>>();
+          for (const runner of runners) {
+            const before = await instructions(runner, mode, origin, 1 + warmupStreams, true);
+            const after = await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams, true);
+            const rows = perStream(before.functions ?? new Map(), after.functions ?? new Map(), warmStreams);
+            byRunner.set(runner, new Map(rows));
+            printFunctions(
+              `${label} · ${runner}: instructions per warm stream, by function`,
+              rows,
+              functionsTop,
+            );
+          }
+          const rawRows = byRunner.get('raw');
+          const rxRows = byRunner.get('rxagent');
+          if (rawRows && rxRows) {
+            printFunctions(
+              `${label} · rxagent − raw, by function`,
+              perStream(rawRows, rxRows, 1),
+              functionsTop,
+            );
+          }
         }
       }
     }
