@@ -109,7 +109,8 @@ interface Counted {
 
 /**
  * Instructions of one child run under callgrind. With `byFunction`, node also writes V8's perf map
- * (`--perf-basic-prof`, about 1% more instructions) so generated code is counted by name.
+ * (`--perf-basic-prof`, a few percent more instructions, all of them outside the figures' runs) so
+ * generated code is counted by name. The map and V8's log go to the run's own temporary folder.
  */
 async function instructions(
   runner: Runner,
@@ -120,7 +121,6 @@ async function instructions(
 ): Promise<Counted> {
   const dir = mkdtempSync(join(tmpdir(), 'rxagent-callgrind-'));
   const file = join(dir, 'callgrind.out');
-  let perfMap: string | undefined;
   try {
     const pid = await run('valgrind', [
       '--tool=callgrind',
@@ -128,7 +128,15 @@ async function instructions(
       // V8 writes and rewrites machine code: valgrind must see every change to translate it anew.
       '--smc-check=all',
       process.execPath,
-      ...(byFunction ? ['--perf-basic-prof'] : []),
+      ...(byFunction
+        ? [
+            '--perf-basic-prof',
+            `--perf-basic-prof-path=${dir}`,
+            // Otherwise V8 also writes isolate-<address>-<pid>-v8.log into the working directory.
+            '--no-logfile-per-isolate',
+            `--logfile=${join(dir, 'v8.log')}`,
+          ]
+        : []),
       '--single-threaded',
       '--predictable-gc-schedule',
       '--hash-seed=1',
@@ -145,11 +153,9 @@ async function instructions(
     if (!match) throw new Error(`no instruction total in ${file}`);
     if (!byFunction) return { total: Number(match[1]) };
     // valgrind runs node in its own process: the map is named after valgrind's pid.
-    perfMap = join(tmpdir(), `perf-${pid}.map`);
-    return { total: Number(match[1]), functions: functionCounts(file, perfMap) };
+    return { total: Number(match[1]), functions: functionCounts(file, join(dir, `perf-${pid}.map`)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    if (perfMap) rmSync(perfMap, { force: true });
   }
 }
 
@@ -183,12 +189,20 @@ async function parent(): Promise<void> {
   const warmStreams = Math.max(1, Number(process.env.CALLGRIND_WARM_STREAMS ?? 3));
   const warmupStreams = Math.max(0, Number(process.env.CALLGRIND_WARMUP_STREAMS ?? 2));
   const mode = process.env.CALLGRIND_MODE ?? 'text';
-  const functionsTop = Math.max(0, Number(process.env.CALLGRIND_FUNCTIONS ?? 0));
+  const functionsTop = Number(process.env.CALLGRIND_FUNCTIONS ?? 0);
+  if (!Number.isInteger(functionsTop) || functionsTop < 0) {
+    throw new Error(
+      `CALLGRIND_FUNCTIONS must be a count of functions, got ${process.env.CALLGRIND_FUNCTIONS}`,
+    );
+  }
   if (!isMode(mode)) throw new Error(`unknown mode ${mode}`);
   const deltas = MODE_SPECS[mode].deltasPerStream;
   const sources = list(process.env.CALLGRIND_SOURCES, 'memory,http');
   const server = sources.includes('http') ? await startBenchServer(writes) : undefined;
   const results: Figures[] = [];
+  /** CALLGRIND_FUNCTIONS: each runner's top functions, instructions per warm stream. */
+  const functionRows: { source: string; eventsPerWrite: number; runner: Runner; top: [string, number][] }[] =
+    [];
   try {
     for (const source of sources) {
       for (const perWrite of writes) {
@@ -236,6 +250,7 @@ async function parent(): Promise<void> {
             const after = await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams, true);
             const rows = perStream(before.functions ?? new Map(), after.functions ?? new Map(), warmStreams);
             byRunner.set(runner, new Map(rows));
+            functionRows.push({ source, eventsPerWrite: perWrite, runner, top: rows.slice(0, functionsTop) });
             printFunctions(
               `${label} · ${runner}: instructions per warm stream, by function`,
               rows,
@@ -260,7 +275,7 @@ async function parent(): Promise<void> {
   mkdirSync('.bench-out', { recursive: true });
   writeFileSync(
     '.bench-out/callgrind.json',
-    `${JSON.stringify({ mode, warmupStreams, warmStreams, results }, null, 2)}\n`,
+    `${JSON.stringify({ mode, warmupStreams, warmStreams, results, byFunction: functionRows }, null, 2)}\n`,
   );
 }
 

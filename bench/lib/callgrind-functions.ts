@@ -13,7 +13,7 @@ interface CodeRange {
   name: string;
 }
 
-/** The ranges of a perf map (`<start hex> <size hex> <name>` per line), sorted by start. */
+/** The ranges of a perf map (`<start hex> <size hex> <name>` per line), in the order V8 wrote them. */
 export function readPerfMap(text: string): CodeRange[] {
   const ranges: CodeRange[] = [];
   for (const line of text.split('\n')) {
@@ -22,25 +22,25 @@ export function readPerfMap(text: string): CodeRange[] {
     const start = Number.parseInt(match[1]!, 16);
     ranges.push({ start, end: start + Number.parseInt(match[2]!, 16), name: match[3]! });
   }
-  return ranges.sort((a, b) => a.start - b.start);
+  return ranges;
 }
 
-/** The name of the code at `address`, or `undefined` (binary search over sorted ranges). */
+/**
+ * The name of the code at `address`, or `undefined`: the last range written that holds it (V8
+ * reuses freed code space, so a later range may overlap an earlier one; a scan, not a search, at
+ * a few thousand ranges and lookups).
+ */
 export function nameAt(ranges: readonly CodeRange[], address: number): string | undefined {
-  let lo = 0;
-  let hi = ranges.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const range = ranges[mid]!;
-    if (address < range.start) hi = mid - 1;
-    else if (address >= range.end) lo = mid + 1;
-    else return range.name;
+  for (let i = ranges.length - 1; i >= 0; i--) {
+    const range = ranges[i]!;
+    if (address >= range.start && address < range.end) return range.name;
   }
   return undefined;
 }
 
 /**
- * Self instructions by function name from `callgrind_annotate`'s listing: lines such as
+ * Self instructions by function name from `callgrind_annotate`'s listing (run with `--auto=no`):
+ * lines such as
  * `  9,373,241 ( 0.18%)  ???:0x00000000280a85c0 [???]` (generated code, named from `ranges`) or
  * `  2,391,000 ( 0.05%)  ???:Builtins_ArrayPrototypeJoin [/…/node]`. Generated code the map does
  * not name is counted under `(unnamed generated code)`; file URLs lose the working directory.
@@ -53,9 +53,13 @@ export function countsFromAnnotate(
   const counts = new Map<string, number>();
   const prefix = `file://${cwd}/`;
   for (const line of listing.split('\n')) {
-    const match = /^\s*([\d,]+) \([^)]*\)\s+(?:\?\?\?:)?(.+?) \[[^\]]*\]$/.exec(line);
-    if (!match) continue;
-    const symbol = match[2]!;
+    // The object (`[/usr/bin/node]`) is missing on code inlined from another file (`free` in
+    // malloc.c's arena.c part, say); `PROGRAM TOTALS` is no function.
+    const match = /^\s*([\d,]+) \([^)]*\)\s+(?:\?\?\?:)?(.+?)(?: \[[^\]]*\])?$/.exec(line);
+    if (!match || match[2] === 'PROGRAM TOTALS') continue;
+    // callgrind lists a function entered again while it runs as `name'2` (`--separate-recs`): the
+    // same function.
+    const symbol = match[2]!.replace(/'\d+$/, '');
     const address = /^0x[0-9a-f]+$/.test(symbol) ? Number.parseInt(symbol, 16) : undefined;
     const raw = address === undefined ? symbol : (nameAt(ranges, address) ?? '(unnamed generated code)');
     const name = raw.split(prefix).join('');
@@ -66,7 +70,7 @@ export function countsFromAnnotate(
 
 /** Self instructions by function of the callgrind output `file`, generated code named by `perfMap`. */
 export function functionCounts(file: string, perfMap: string): Map<string, number> {
-  const listing = execFileSync('callgrind_annotate', ['--threshold=100', file], {
+  const listing = execFileSync('callgrind_annotate', ['--threshold=100', '--auto=no', file], {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });

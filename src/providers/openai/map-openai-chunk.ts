@@ -23,6 +23,8 @@ export interface OpenAIChunkState {
   responseId: string | undefined;
   model: string | undefined;
   rawFinishReason: string | undefined;
+  /** Whether a choice carried a finish reason, a string or not (only strings are kept as raw). */
+  finished: boolean;
   usage: Usage | undefined;
   sawToolCalls: boolean;
   /** Refusal text (`delta.refusal`), kept on the message metadata. */
@@ -43,6 +45,7 @@ export function createOpenAIChunkState(provider: string, toolNames?: ToolNameCod
     responseId: undefined,
     model: undefined,
     rawFinishReason: undefined,
+    finished: false,
     usage: undefined,
     sawToolCalls: false,
     refusal: '',
@@ -92,8 +95,11 @@ export function mapOpenAIChunk(item: OpenAIChunk, state: OpenAIChunkState): read
       else if (delta.function_call)
         out = pushToolCalls([{ index: 0, function: delta.function_call }], state, out);
     }
-    const reason = choice.finish_reason;
-    if (typeof reason === 'string' && reason !== '') state.rawFinishReason = reason;
+    const reason: unknown = choice.finish_reason;
+    if (reason !== null && reason !== undefined && reason !== '') {
+      state.finished = true;
+      if (typeof reason === 'string') state.rawFinishReason = reason;
+    }
   }
   return out ?? NO_EVENTS;
 }
@@ -151,7 +157,7 @@ export function doneOpenAIStream(state: OpenAIChunkState): readonly ProviderEven
  */
 export function endOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent[] {
   if (state.done) return NO_EVENTS;
-  if (state.rawFinishReason !== undefined) {
+  if (state.finished) {
     state.done = true;
     return [finishPart(state)];
   }
@@ -202,7 +208,8 @@ export function openAIChunkMapper(provider: string, toolNames?: ToolNameCodec): 
   return {
     map({ data }) {
       if (data === '[DONE]') return doneOpenAIStream(state);
-      if (data === '') return NO_EVENTS;
+      // After [DONE] nothing counts, a malformed event included: the finished turn is kept.
+      if (data === '' || state.done) return NO_EVENTS;
       return mapOpenAIChunk(parseEventJson<OpenAIChunk>(data, provider), state);
     },
     end: () => endOpenAIStream(state),
