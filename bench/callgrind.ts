@@ -101,24 +101,16 @@ function run(command: string, args: string[]): Promise<number> {
   });
 }
 
-/** What one child run under callgrind counted: the total, and per function when asked. */
-interface Counted {
-  total: number;
-  functions?: Map<string, number>;
-}
-
 /**
- * Instructions of one child run under callgrind. With `byFunction`, node also writes V8's perf map
- * (`--perf-basic-prof`, a few percent more instructions, all of them outside the figures' runs) so
- * generated code is counted by name. The map and V8's log go to the run's own temporary folder.
+ * One child run under callgrind, `nodeFlags(dir)` added to node's; `read` takes the output file,
+ * the run's temporary folder and valgrind's pid (node runs in valgrind's process) before the
+ * folder is removed.
  */
-async function instructions(
-  runner: Runner,
-  mode: string,
-  origin: string,
-  n: number,
-  byFunction = false,
-): Promise<Counted> {
+async function underCallgrind<T>(
+  child: [runner: Runner, mode: string, origin: string, n: number],
+  nodeFlags: (dir: string) => string[],
+  read: (file: string, dir: string, pid: number) => T,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'rxagent-callgrind-'));
   const file = join(dir, 'callgrind.out');
   try {
@@ -128,15 +120,7 @@ async function instructions(
       // V8 writes and rewrites machine code: valgrind must see every change to translate it anew.
       '--smc-check=all',
       process.execPath,
-      ...(byFunction
-        ? [
-            '--perf-basic-prof',
-            `--perf-basic-prof-path=${dir}`,
-            // Otherwise V8 also writes isolate-<address>-<pid>-v8.log into the working directory.
-            '--no-logfile-per-isolate',
-            `--logfile=${join(dir, 'v8.log')}`,
-          ]
-        : []),
+      ...nodeFlags(dir),
       '--single-threaded',
       '--predictable-gc-schedule',
       '--hash-seed=1',
@@ -144,19 +128,49 @@ async function instructions(
       '--conditions=rxagent-source',
       fileURLToPath(import.meta.url),
       '--child',
-      runner,
-      mode,
-      origin,
-      String(n),
+      ...child.map(String),
     ]);
-    const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
-    if (!match) throw new Error(`no instruction total in ${file}`);
-    if (!byFunction) return { total: Number(match[1]) };
-    // valgrind runs node in its own process: the map is named after valgrind's pid.
-    return { total: Number(match[1]), functions: functionCounts(file, join(dir, `perf-${pid}.map`)) };
+    return read(file, dir, pid);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Total instructions of one child run under callgrind. */
+function instructions(runner: Runner, mode: string, origin: string, n: number): Promise<number> {
+  return underCallgrind(
+    [runner, mode, origin, n],
+    () => [],
+    (file) => {
+      const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
+      if (!match) throw new Error(`no instruction total in ${file}`);
+      return Number(match[1]);
+    },
+  );
+}
+
+/**
+ * Self instructions by function of one child run: node also writes V8's perf map
+ * (`--perf-basic-prof`, a few percent more instructions, in these runs only) so generated code is
+ * counted by name. The map and V8's log go to the run's own temporary folder.
+ */
+function instructionsByFunction(
+  runner: Runner,
+  mode: string,
+  origin: string,
+  n: number,
+): Promise<Map<string, number>> {
+  return underCallgrind(
+    [runner, mode, origin, n],
+    (dir) => [
+      '--perf-basic-prof',
+      `--perf-basic-prof-path=${dir}`,
+      // Otherwise V8 also writes isolate-<address>-<pid>-v8.log into the working directory.
+      '--no-logfile-per-isolate',
+      `--logfile=${join(dir, 'v8.log')}`,
+    ],
+    (file, dir, pid) => functionCounts(file, join(dir, `perf-${pid}.map`)),
+  );
 }
 
 /** Prints the `top` functions of `rows` (instructions per warm stream), one per line. */
@@ -211,10 +225,10 @@ async function parent(): Promise<void> {
         const label = `${mode} · ${source} · ${perWrite} event(s)/${source === 'http' ? 'write' : 'chunk'}`;
         for (const runner of runners) {
           const [none, one, warmed, more] = [
-            (await instructions(runner, mode, origin, 0)).total,
-            (await instructions(runner, mode, origin, 1)).total,
-            (await instructions(runner, mode, origin, 1 + warmupStreams)).total,
-            (await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams)).total,
+            await instructions(runner, mode, origin, 0),
+            await instructions(runner, mode, origin, 1),
+            await instructions(runner, mode, origin, 1 + warmupStreams),
+            await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams),
           ];
           const warmPerStream = (more - warmed) / warmStreams;
           const figures = {
@@ -246,9 +260,9 @@ async function parent(): Promise<void> {
           // Two more runs per runner, with V8's perf map: where the warm streams' instructions go.
           const byRunner = new Map<Runner, Map<string, number>>();
           for (const runner of runners) {
-            const before = await instructions(runner, mode, origin, 1 + warmupStreams, true);
-            const after = await instructions(runner, mode, origin, 1 + warmupStreams + warmStreams, true);
-            const rows = perStream(before.functions ?? new Map(), after.functions ?? new Map(), warmStreams);
+            const before = await instructionsByFunction(runner, mode, origin, 1 + warmupStreams);
+            const after = await instructionsByFunction(runner, mode, origin, 1 + warmupStreams + warmStreams);
+            const rows = perStream(before, after, warmStreams);
             byRunner.set(runner, new Map(rows));
             functionRows.push({ source, eventsPerWrite: perWrite, runner, top: rows.slice(0, functionsTop) });
             printFunctions(

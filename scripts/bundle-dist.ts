@@ -26,13 +26,17 @@ const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) 
 };
 type Condition = string | { [condition: string]: Condition };
 
-/** Every src/ file a condition map names under `rxagent-source`: the build writes it where `default` says. */
-const sources = (target: Condition): string[] =>
+/** Every file a condition map names under `condition` (a bare string is the `default`). */
+const named = (target: Condition, condition: string): string[] =>
   typeof target === 'string'
-    ? []
+    ? condition === 'default'
+      ? [target]
+      : []
     : Object.entries(target).flatMap(([key, value]) =>
-        key === 'rxagent-source' && typeof value === 'string' ? [value] : sources(value),
+        typeof value === 'string' ? (key === condition ? [value] : []) : named(value, condition),
       );
+/** The src/ files a condition map names: the build writes each where `default` says. */
+const sources = (target: Condition): string[] => named(target, 'rxagent-source');
 
 // `imports` entries (`#json-schema-engine`: ajv, or cfworker's validator under workerd) stay
 // imports, resolved by the runtime's conditions; so each of their targets is an entry of its own.
@@ -70,15 +74,8 @@ const result = await build({
   metafile: true,
 });
 const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
-/** Every file a condition map names under `default`. */
-const targets = (target: Condition): string[] =>
-  typeof target === 'string'
-    ? [target]
-    : Object.entries(target).flatMap(([key, value]) =>
-        key === 'default' || typeof value !== 'string' ? targets(value) : [],
-      );
 const promised = [manifest.exports, ...Object.values(manifest.imports), ...Object.values(manifest.bin)]
-  .flatMap(targets)
+  .flatMap((target) => named(target, 'default'))
   .filter((file) => file.startsWith('./dist/') && file.endsWith('.js'));
 const missing = promised.filter((file) => !outputs.includes(file.slice(2)));
 if (missing.length > 0)
