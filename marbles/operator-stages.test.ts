@@ -1,14 +1,18 @@
-import { config, from, lastValueFrom, type Observable, Subject, toArray } from 'rxjs';
+import { config, defer, from, lastValueFrom, type Observable, Subject, throwError, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   accumulateToolCalls,
   completeResponse,
+  NetworkError,
   type ProviderEvent,
   type StreamEvent,
   ToolCallParseError,
 } from '../src/index.ts';
 import { toolCallStage } from '../src/operators/accumulate-tool-calls.ts';
 import { completeStage } from '../src/operators/complete-response.ts';
+import { retryWithBackoff, sseDecoder } from '../src/operators/index.ts';
+import { openAIChunkMapper } from '../src/providers/openai/map-openai-chunk.ts';
+import { decodeChunks } from '../src/providers/shared/index.ts';
 
 const meta = { provider: 'p', model: 'm' };
 const strip = (events: StreamEvent[]) =>
@@ -89,6 +93,35 @@ describe('the tool-call and completion stages (classes)', () => {
       from(turn('f', '{"a":1}', 'A')).pipe(accumulateToolCalls(), completeResponse(meta), toArray()),
     );
     expect(strip(events).map((e) => e.type)).toEqual(['text-delta', 'tool-calls-ready', 'stream-completed']);
+  });
+
+  it('useDeprecatedNextContext: retries still count across attempts, and give up', async () => {
+    config.useDeprecatedNextContext = true;
+    let attempts = 0;
+    const failing = defer(() => {
+      attempts += 1;
+      return throwError(() => new NetworkError('ECONNRESET'));
+    });
+    const error = await lastValueFrom(
+      failing.pipe(retryWithBackoff({ maxRetries: 2, initialDelayMs: 1, random: () => 0 })),
+    ).catch((e: unknown) => e);
+    expect(NetworkError.is(error)).toBe(true);
+    expect(attempts).toBe(3);
+  });
+
+  it('useDeprecatedNextContext: the chunk observer decodes, maps and completes a stream', async () => {
+    config.useDeprecatedNextContext = true;
+    const body = [
+      'data: {"choices":[{"delta":{"content":"A"}}]}\n\n',
+      'data: {"choices":[{"delta":{"content":"B"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+    ];
+    const events = await lastValueFrom(
+      from(body.map((text) => new TextEncoder().encode(text))).pipe(
+        decodeChunks(sseDecoder(), openAIChunkMapper('openai')),
+        toArray(),
+      ),
+    );
+    expect(events.map((e) => e.type)).toEqual(['text-delta', 'text-delta', 'finish']);
   });
 
   it('the fused stages, as the provider pipeline chains them: same result as the operators', async () => {

@@ -1,8 +1,8 @@
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { OperatorFunction } from 'rxjs';
 import { StreamLimitError } from '../core/index.ts';
-import { decodeWith, type StreamDecoderFactory } from './stream-decoder.ts';
-import { textFeed } from './text-feed.ts';
+import { decodeWith, type StreamDecoder, type StreamDecoderFactory } from './stream-decoder.ts';
+import { TextFeed, type TextSink } from './text-feed.ts';
 
 /** The default cap of one event: far above any provider's event (a base64 image is a few MiB). */
 export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
@@ -51,42 +51,58 @@ function endsWithBlankLine(chunk: string): boolean {
  */
 export function sseDecoder(options: DecodeSSEOptions = {}): StreamDecoderFactory<SSEMessage> {
   const { onRetry, onComment, maxEventBytes = DEFAULT_MAX_EVENT_BYTES } = options;
-  return (emit) => {
-    // The parser's own cap: no bookkeeping of ours on every chunk and event (this sits on every token).
-    // No `onError`: given one, the parser builds a ParseError (an Error, with its stack trace) for
-    // every unknown-field or invalid `retry` line, a few microseconds each, so a server sending
-    // `x\n` lines held the event loop ~130 times longer per byte than a real event. An overflow
-    // terminates the parser instead, and a terminated parser refuses every feed, an empty one too.
-    const parser = createParser({
-      onEvent: emit,
-      ...(onRetry ? { onRetry } : {}),
-      ...(onComment ? { onComment } : {}),
-      maxBufferSize: maxEventBytes,
-    });
-    const feed = (chunk: string) => {
-      parser.feed(chunk);
-      // A chunk that ends an event (a blank line) leaves the parser holding nothing, so it cannot
-      // have overflowed: only a chunk that ends mid-event is probed (no extra call per token).
-      if (endsWithBlankLine(chunk)) return;
-      try {
-        parser.feed('');
-      } catch {
-        throw new StreamLimitError(
-          `A server-sent event exceeded ${maxEventBytes} characters without ending`,
-          maxEventBytes,
-        );
-      }
-    };
-    // The parser strips the BOM the text keeps.
-    const text = textFeed(feed);
-    return {
-      push: (chunk) => text.push(chunk),
-      end() {
-        text.end();
-        parser.reset({ consume: true });
-      },
-    };
+  // The parser's own cap: no bookkeeping of ours on every chunk and event (this sits on every token).
+  // No `onError`: given one, the parser builds a ParseError (an Error, with its stack trace) for
+  // every unknown-field or invalid `retry` line, a few microseconds each, so a server sending
+  // `x\n` lines held the event loop ~130 times longer per byte than a real event. An overflow
+  // terminates the parser instead, and a terminated parser refuses every feed, an empty one too.
+  const callbacks = {
+    ...(onRetry ? { onRetry } : {}),
+    ...(onComment ? { onComment } : {}),
+    maxBufferSize: maxEventBytes,
   };
+  return (emit) => new SSEDecoder(createParser({ onEvent: emit, ...callbacks }), maxEventBytes);
+}
+
+/**
+ * One stream's SSE decoder. A class, not an object of closures made per stream: it runs on every
+ * network chunk, and a method of one prototype is one function to V8 for every stream, where a
+ * closure made per stream is compiled again from the interpreter up in each of the first streams.
+ */
+class SSEDecoder implements StreamDecoder, TextSink {
+  // The parser strips the BOM the text keeps.
+  private readonly input = new TextFeed(this);
+  private readonly parser: EventSourceParser;
+  private readonly maxEventBytes: number;
+
+  constructor(parser: EventSourceParser, maxEventBytes: number) {
+    this.parser = parser;
+    this.maxEventBytes = maxEventBytes;
+  }
+
+  push(chunk: Uint8Array | string): void {
+    this.input.push(chunk);
+  }
+
+  end(): void {
+    this.input.end();
+    this.parser.reset({ consume: true });
+  }
+
+  text(chunk: string): void {
+    this.parser.feed(chunk);
+    // A chunk that ends an event (a blank line) leaves the parser holding nothing, so it cannot
+    // have overflowed: only a chunk that ends mid-event is probed (no extra call per token).
+    if (endsWithBlankLine(chunk)) return;
+    try {
+      this.parser.feed('');
+    } catch {
+      throw new StreamLimitError(
+        `A server-sent event exceeded ${this.maxEventBytes} characters without ending`,
+        this.maxEventBytes,
+      );
+    }
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   asyncScheduler,
   type MonoTypeOperatorFunction,
   Observable,
+  type SchedulerAction,
   type SchedulerLike,
   Subscription,
   type Unsubscribable,
@@ -82,8 +83,8 @@ export function idleWatch(
     scheduler = asyncScheduler,
   } = typeof options === 'number' ? { ms: options } : options;
   return maxLateMs >= 2 && Number.isFinite(ms) && ms > 0
-    ? periodic(ms, firstMs, maxLateMs, scheduler, onTimeout)
-    : exact(ms, firstMs, scheduler, onTimeout);
+    ? new PeriodicWatch(ms, firstMs, maxLateMs, scheduler, onTimeout)
+    : new ExactWatch(ms, firstMs, scheduler, onTimeout);
 }
 
 /**
@@ -97,49 +98,81 @@ function timerDelay(ms: number): number {
   return Math.min(ms, MAX_TIMER_DELAY);
 }
 
-/** Every value reads the clock; the timer re-arms to the exact deadline. */
-function exact(
-  ms: number,
-  firstMs: number,
-  scheduler: SchedulerLike,
-  onTimeout: (error: TimeoutError) => void,
-): IdleWatch {
-  const timers = new Subscription();
-  let seen = false;
-  let last = scheduler.now();
+/**
+ * Every value reads the clock; the timer re-arms to the exact deadline.
+ *
+ * Both watches are classes, not objects of closures made per stream: `seen` runs on every network
+ * chunk, called from the provider pipeline's chunk observer, and a new closure per stream there is
+ * a new call target each time, which threw away the observer's optimised code at the second stream
+ * of a process and had it compiled again during the third (`--trace-deopt`: "wrong call target").
+ */
+class ExactWatch implements IdleWatch {
+  private readonly timers = new Subscription();
+  private seenOne = false;
+  private last: number;
   // When the armed timer fires; a first value may pull the deadline earlier (ms < firstMs).
-  let armedFor = last + firstMs;
-  const arm = (delay: number) => {
-    armedFor = scheduler.now() + delay;
-    const action = scheduler.schedule(function check() {
-      const allowed = seen ? ms : firstMs;
-      const left = last + allowed - scheduler.now();
-      if (left <= 0) {
-        timers.unsubscribe();
-        onTimeout(new TimeoutError(allowed));
-      } else {
-        armedFor = scheduler.now() + left;
-        this.schedule(undefined, timerDelay(left));
-      }
-    }, timerDelay(delay));
-    timers.add(action);
+  private armedFor = 0;
+  private timer: Subscription;
+  private readonly ms: number;
+  private readonly firstMs: number;
+  private readonly scheduler: SchedulerLike;
+  private readonly onTimeout: (error: TimeoutError) => void;
+
+  constructor(
+    ms: number,
+    firstMs: number,
+    scheduler: SchedulerLike,
+    onTimeout: (error: TimeoutError) => void,
+  ) {
+    this.ms = ms;
+    this.firstMs = firstMs;
+    this.scheduler = scheduler;
+    this.onTimeout = onTimeout;
+    this.last = scheduler.now();
+    this.timer = this.arm(firstMs);
+  }
+
+  seen(): void {
+    if (this.timers.closed) return;
+    this.last = this.scheduler.now();
+    if (this.seenOne) return;
+    this.seenOne = true;
+    if (this.last + this.ms < this.armedFor) {
+      this.timers.remove(this.timer);
+      this.timer.unsubscribe();
+      this.timer = this.arm(this.ms);
+    }
+  }
+
+  unsubscribe(): void {
+    this.timers.unsubscribe();
+  }
+
+  /** The armed timer fired: errors when the deadline passed, else the ms left to wait. */
+  check(): number | undefined {
+    const allowed = this.seenOne ? this.ms : this.firstMs;
+    const left = this.last + allowed - this.scheduler.now();
+    if (left <= 0) {
+      this.timers.unsubscribe();
+      this.onTimeout(new TimeoutError(allowed));
+      return undefined;
+    }
+    this.armedFor = this.scheduler.now() + left;
+    return left;
+  }
+
+  private arm(delay: number): Subscription {
+    this.armedFor = this.scheduler.now() + delay;
+    const action = this.scheduler.schedule(checkExact, timerDelay(delay), this);
+    this.timers.add(action);
     return action;
-  };
-  let timer = arm(firstMs);
-  return {
-    seen() {
-      if (timers.closed) return;
-      last = scheduler.now();
-      if (seen) return;
-      seen = true;
-      if (last + ms < armedFor) {
-        timers.remove(timer);
-        timer.unsubscribe();
-        timer = arm(ms);
-      }
-    },
-    unsubscribe: () => timers.unsubscribe(),
-  };
+  }
+}
+
+/** {@link ExactWatch}'s timer, re-armed for what is left. */
+function checkExact(this: SchedulerAction<ExactWatch>, watch?: ExactWatch): void {
+  const left = watch?.check();
+  if (left !== undefined) this.schedule(watch, timerDelay(left));
 }
 
 /**
@@ -148,55 +181,90 @@ function exact(
  * replaces it with the periodic check, started then (one timer per stream, not per value), so each
  * silence is counted from a check at most one period after its last value.
  */
-function periodic(
-  ms: number,
-  firstMs: number,
-  maxLateMs: number,
-  scheduler: SchedulerLike,
-  onTimeout: (error: TimeoutError) => void,
-): IdleWatch {
-  // A silence from a value to the error spans `checks` whole periods after the check that saw the
-  // value, and less than one before it: [checks·period, (checks + 1)·period) ⊂ [ms, ms + maxLateMs).
-  const period = timerDelay(Math.floor(maxLateMs / 2));
-  const checks = Math.ceil(ms / period);
-  const timers = new Subscription();
-  const fire = (error: TimeoutError) => {
-    timers.unsubscribe();
-    onTimeout(error);
-  };
-  let seen = false;
-  let active = false;
-  let quiet = 0;
-  const tick = function (this: { schedule(state?: undefined, delay?: number): unknown }) {
-    if (active) {
-      active = false;
-      quiet = 0;
-    } else if (++quiet >= checks) {
-      fire(new TimeoutError(ms));
+class PeriodicWatch implements IdleWatch {
+  readonly period: number;
+  private readonly timers = new Subscription();
+  private seenOne = false;
+  private active = false;
+  private quiet = 0;
+  private readonly first: Subscription;
+  private readonly start: number;
+  private readonly ms: number;
+  private readonly firstMs: number;
+  private readonly checks: number;
+  private readonly scheduler: SchedulerLike;
+  private readonly onTimeout: (error: TimeoutError) => void;
+
+  constructor(
+    ms: number,
+    firstMs: number,
+    maxLateMs: number,
+    scheduler: SchedulerLike,
+    onTimeout: (error: TimeoutError) => void,
+  ) {
+    this.ms = ms;
+    this.firstMs = firstMs;
+    this.scheduler = scheduler;
+    this.onTimeout = onTimeout;
+    // A silence from a value to the error spans `checks` whole periods after the check that saw the
+    // value, and less than one before it: [checks·period, (checks + 1)·period) ⊂ [ms, ms + maxLateMs).
+    this.period = timerDelay(Math.floor(maxLateMs / 2));
+    this.checks = Math.ceil(ms / this.period);
+    // Exact; a wait longer than a platform timer holds is re-armed for what is left (one clock read).
+    this.start = firstMs > MAX_TIMER_DELAY ? scheduler.now() : 0;
+    this.first = scheduler.schedule(waitFirst, timerDelay(firstMs), this);
+    this.timers.add(this.first);
+  }
+
+  seen(): void {
+    if (this.seenOne) {
+      this.active = true;
       return;
     }
-    this.schedule(undefined, period);
-  };
-  // Exact; a wait longer than a platform timer holds is re-armed for what is left (one clock read).
-  const start = firstMs > MAX_TIMER_DELAY ? scheduler.now() : 0;
-  const first = scheduler.schedule(function first() {
-    const left = firstMs > MAX_TIMER_DELAY ? start + firstMs - scheduler.now() : 0;
-    if (left <= 0) fire(new TimeoutError(firstMs));
-    else this.schedule(undefined, timerDelay(left));
-  }, timerDelay(firstMs));
-  timers.add(first);
-  return {
-    seen() {
-      if (seen) {
-        active = true;
-        return;
-      }
-      if (timers.closed) return;
-      seen = true;
-      timers.remove(first);
-      first.unsubscribe();
-      timers.add(scheduler.schedule(tick, period));
-    },
-    unsubscribe: () => timers.unsubscribe(),
-  };
+    if (this.timers.closed) return;
+    this.seenOne = true;
+    this.timers.remove(this.first);
+    this.first.unsubscribe();
+    this.timers.add(this.scheduler.schedule(tick, this.period, this));
+  }
+
+  unsubscribe(): void {
+    this.timers.unsubscribe();
+  }
+
+  /** The wait for the first value ended: errors, or the ms left of a wait too long for one timer. */
+  firstWaited(): number | undefined {
+    const left = this.firstMs > MAX_TIMER_DELAY ? this.start + this.firstMs - this.scheduler.now() : 0;
+    if (left > 0) return left;
+    this.fire(new TimeoutError(this.firstMs));
+    return undefined;
+  }
+
+  /** A period ended: whether to check again (false after erroring). */
+  checked(): boolean {
+    if (this.active) {
+      this.active = false;
+      this.quiet = 0;
+    } else if (++this.quiet >= this.checks) {
+      this.fire(new TimeoutError(this.ms));
+      return false;
+    }
+    return true;
+  }
+
+  private fire(error: TimeoutError): void {
+    this.timers.unsubscribe();
+    this.onTimeout(error);
+  }
+}
+
+/** {@link PeriodicWatch}'s wait for the first value. */
+function waitFirst(this: SchedulerAction<PeriodicWatch>, watch?: PeriodicWatch): void {
+  const left = watch?.firstWaited();
+  if (left !== undefined) this.schedule(watch, timerDelay(left));
+}
+
+/** {@link PeriodicWatch}'s check every period. */
+function tick(this: SchedulerAction<PeriodicWatch>, watch?: PeriodicWatch): void {
+  if (watch?.checked()) this.schedule(watch, watch.period);
 }

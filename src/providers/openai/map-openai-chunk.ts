@@ -204,14 +204,30 @@ function finishMetadata(state: OpenAIChunkState): Record<string, unknown> | unde
  * @param toolNames the request's tool-name codec: tool names are decoded with it
  */
 export function openAIChunkMapper(provider: string, toolNames?: ToolNameCodec): ChunkMapper<SSEMessage> {
-  const state = createOpenAIChunkState(provider, toolNames);
-  return {
-    map({ data }) {
-      if (data === '[DONE]') return doneOpenAIStream(state);
-      // After [DONE] nothing counts, a malformed event included: the finished turn is kept.
-      if (data === '' || state.done) return NO_EVENTS;
-      return mapOpenAIChunk(parseEventJson<OpenAIChunk>(data, provider), state);
-    },
-    end: () => endOpenAIStream(state),
-  };
+  return new OpenAIChunkMapper(createOpenAIChunkState(provider, toolNames));
+}
+
+/**
+ * {@link openAIChunkMapper}'s mapper. A class, not an object of closures made per stream: `map`
+ * runs on every token, and a method of one prototype is one function to V8 for every stream, where
+ * a closure made per stream is compiled again from the interpreter up in each of the first streams.
+ */
+class OpenAIChunkMapper implements ChunkMapper<SSEMessage> {
+  private readonly state: OpenAIChunkState;
+
+  constructor(state: OpenAIChunkState) {
+    this.state = state;
+  }
+
+  map({ data }: SSEMessage): readonly ProviderEvent[] {
+    const { state } = this;
+    if (data === '[DONE]') return doneOpenAIStream(state);
+    // After [DONE] nothing counts, a malformed event included: the finished turn is kept.
+    if (data === '' || state.done) return NO_EVENTS;
+    return mapOpenAIChunk(parseEventJson<OpenAIChunk>(data, state.provider), state);
+  }
+
+  end(): readonly ProviderEvent[] {
+    return endOpenAIStream(this.state);
+  }
 }

@@ -1,6 +1,7 @@
 import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { ProviderEvent } from '../../core/index.ts';
-import type { StreamDecoderFactory } from '../../operators/index.ts';
+import type { IdleWatch } from '../../operators/idle-timeout.ts';
+import type { StreamDecoder, StreamDecoderFactory } from '../../operators/index.ts';
 import { type ChunkMapper, NO_EVENTS, trailingAfterError } from './chunk-mapper.ts';
 
 /**
@@ -29,60 +30,102 @@ export function decodeChunks<Chunk>(
 
 /**
  * What {@link decodeChunks} subscribes to its source: bytes in, `subscriber` fed with the events.
- * `onChunk`, when given, is told of every chunk first (the provider pipeline's idle watch, noted
+ * `watch`, when given, is told of every chunk first (the provider pipeline's idle watch, noted
  * here rather than through an Observable hop of its own: this sits on every token).
  */
 export function chunkObserver<Chunk>(
   decoder: StreamDecoderFactory<Chunk>,
   mapper: ChunkMapper<Chunk>,
   subscriber: Subscriber<ProviderEvent>,
-  onChunk?: () => void,
+  watch?: Pick<IdleWatch, 'seen'>,
 ): Observer<Uint8Array> {
-  const emit = (events: readonly ProviderEvent[]) => {
+  return new ChunkObserver(decoder, mapper, subscriber, watch);
+}
+
+/**
+ * The state of one {@link chunkObserver}. A class rather than an object of closures made per
+ * stream: its methods run on every token, and a method of one prototype is one function to V8 for
+ * every stream, where a closure made per stream is a new one, compiled again from the interpreter
+ * up in each of the first streams of a process (`--trace-opt`), and a call from here to a new
+ * closure per stream (the idle watch's `seen` was one) threw this method's optimised code away at
+ * the second stream ("wrong call target"). Only the decoder's callback is a closure (the SSE
+ * parser calls it as a plain function), and it does nothing but call `unit`.
+ * No field is written after construction (RxJS's `useDeprecatedNextContext` calls it on a copy).
+ */
+class ChunkObserver<Chunk> implements Observer<Uint8Array> {
+  private readonly decode: StreamDecoder;
+  private readonly mapper: ChunkMapper<Chunk>;
+  private readonly subscriber: Subscriber<ProviderEvent>;
+  private readonly watch: Pick<IdleWatch, 'seen'> | undefined;
+
+  constructor(
+    decoder: StreamDecoderFactory<Chunk>,
+    mapper: ChunkMapper<Chunk>,
+    subscriber: Subscriber<ProviderEvent>,
+    watch: Pick<IdleWatch, 'seen'> | undefined,
+  ) {
+    this.mapper = mapper;
+    this.subscriber = subscriber;
+    this.watch = watch;
+    this.decode = decoder((chunk) => this.unit(chunk));
+  }
+
+  // No test of `subscriber.closed` per chunk: when the subscriber closes, RxJS ends this
+  // observer's own subscription too, and its Subscriber passes no more chunks. Reading `closed`
+  // here also made this method depend on that field never changing, and the first subscriber to
+  // close (the end of a process's first stream) threw its optimised code away.
+  next(bytes: Uint8Array): void {
+    this.watch?.seen();
+    try {
+      this.decode.push(bytes);
+    } catch (error) {
+      this.subscriber.error(error);
+    }
+  }
+
+  error(error: unknown): void {
+    this.finish(error);
+  }
+
+  complete(): void {
+    try {
+      this.decode.end();
+    } catch (error) {
+      // The body ended inside a unit (a cut line or frame): like a cut connection, after the
+      // terminal event the finished turn is kept, before it the decoder's error passes.
+      this.finish(error);
+      return;
+    }
+    try {
+      this.emit(this.mapper.end());
+    } catch (error) {
+      this.subscriber.error(error);
+      return;
+    }
+    this.subscriber.complete();
+  }
+
+  /** One decoded unit: its events downstream. */
+  private unit(chunk: Chunk): void {
+    this.emit(this.mapper.map(chunk));
+  }
+
+  private emit(events: readonly ProviderEvent[]): void {
     // NO_EVENTS first, by identity: a frozen array has a map of its own, and the first one read
     // here at a stream's end (a usage chunk) would throw away the optimised code of everything
     // inlined around this loop, the SSE parser included, recompiled passes later.
     if (events === NO_EVENTS) return;
-    for (let i = 0; i < events.length; i++) subscriber.next(events[i] as ProviderEvent);
-  };
-  const decode = decoder((chunk) => emit(mapper.map(chunk)));
+    for (let i = 0; i < events.length; i++) this.subscriber.next(events[i] as ProviderEvent);
+  }
+
   /** The body failed or ended inside a unit: keep a finished turn, else pass `error`. */
-  const finish = (error: unknown) => {
-    const trailing = trailingAfterError(mapper);
+  private finish(error: unknown): void {
+    const trailing = trailingAfterError(this.mapper);
     if (trailing === undefined) {
-      subscriber.error(error);
+      this.subscriber.error(error);
       return;
     }
-    emit(trailing);
-    subscriber.complete();
-  };
-  return {
-    next(bytes) {
-      if (subscriber.closed) return;
-      onChunk?.();
-      try {
-        decode.push(bytes);
-      } catch (error) {
-        subscriber.error(error);
-      }
-    },
-    error: finish,
-    complete() {
-      try {
-        decode.end();
-      } catch (error) {
-        // The body ended inside a unit (a cut line or frame): like a cut connection, after the
-        // terminal event the finished turn is kept, before it the decoder's error passes.
-        finish(error);
-        return;
-      }
-      try {
-        emit(mapper.end());
-      } catch (error) {
-        subscriber.error(error);
-        return;
-      }
-      subscriber.complete();
-    },
-  };
+    this.emit(trailing);
+    this.subscriber.complete();
+  }
 }

@@ -83,7 +83,7 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
           )
         : undefined;
       attemptSubscriber.add(watch);
-      const chunks = chunkObserver(config.decoder, config.createMapper(), attemptSubscriber, watch?.seen);
+      const chunks = chunkObserver(config.decoder, config.createMapper(), attemptSubscriber, watch);
       attemptSubscriber.add(bytes.subscribe(chunks));
     });
     const stages: Observer<ProviderEvent> = toolCallStage(
