@@ -1,7 +1,7 @@
 import type { OperatorFunction } from 'rxjs';
 import { IncompleteStreamError, StreamLimitError, StreamParseError } from '../core/index.ts';
-import { decodeWith, type StreamDecoderFactory } from './stream-decoder.ts';
-import { textFeed } from './text-feed.ts';
+import { decodeWith, type StreamDecoder, type StreamDecoderFactory } from './stream-decoder.ts';
+import { TextFeed, type TextSink } from './text-feed.ts';
 
 /** The default cap of one NDJSON line. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -23,69 +23,81 @@ export interface DecodeNDJSONOptions {
  */
 export function ndjsonDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): StreamDecoderFactory<T> {
   const { maxLineBytes = DEFAULT_MAX_LINE_BYTES } = options;
-  return (emit) => {
-    let started = false;
-    // The current line's text so far; V8 concatenates strings as ropes, so this stays linear.
-    let pending = '';
-    // Bytes fed since the last line break.
-    let lineBytes = 0;
+  return (emit) => new NDJSONDecoder(emit, maxLineBytes);
+}
 
-    /** `last`: the body ended inside this line (no newline), so a parse failure means it was cut. */
-    const emitLine = (line: string, last = false) => {
-      const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
-      const text = end === line.length ? line : line.slice(0, end);
-      if (text.trim() === '') return;
-      let value: T;
-      try {
-        value = JSON.parse(text) as T;
-      } catch (cause) {
-        if (last) {
-          throw new IncompleteStreamError('The NDJSON stream ended inside a line', { raw: text, cause });
-        }
-        throw new StreamParseError('A line of the NDJSON stream is not valid JSON', text, { cause });
-      }
-      emit(value);
-    };
+/**
+ * One stream's NDJSON decoder. A class, not closures made per stream: it runs on every network
+ * chunk, and a method of one prototype is one call target for every stream (see `sseDecoder`).
+ */
+class NDJSONDecoder<T> implements StreamDecoder, TextSink {
+  private readonly input = new TextFeed(this);
+  private started = false;
+  // The current line's text so far; V8 concatenates strings as ropes, so this stays linear.
+  private pending = '';
+  // Bytes fed since the last line break.
+  private lineBytes = 0;
+  private readonly emit: (value: T) => void;
+  private readonly maxLineBytes: number;
 
-    const feed = (chunk: string) => {
-      if (chunk === '') return;
-      if (!started) {
-        started = true;
-        if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
-      }
-      let start = 0;
-      let newline = chunk.indexOf('\n');
-      while (newline !== -1) {
-        const piece = chunk.slice(start, newline);
-        if (pending === '') emitLine(piece);
-        else {
-          const line = pending + piece;
-          pending = '';
-          emitLine(line);
-        }
-        start = newline + 1;
-        newline = chunk.indexOf('\n', start);
-      }
-      if (start > 0) lineBytes = chunk.length - start;
-      if (start < chunk.length) pending += start === 0 ? chunk : chunk.slice(start);
-    };
+  constructor(emit: (value: T) => void, maxLineBytes: number) {
+    this.emit = emit;
+    this.maxLineBytes = maxLineBytes;
+  }
 
-    const text = textFeed(feed);
-    return {
-      push(chunk) {
-        lineBytes += chunk.length;
-        text.push(chunk);
-        if (lineBytes > maxLineBytes) {
-          pending = '';
-          throw new StreamLimitError(`An NDJSON line exceeded ${maxLineBytes} bytes`, maxLineBytes);
-        }
-      },
-      end() {
-        text.end();
-        if (pending !== '') emitLine(pending, true);
-      },
-    };
-  };
+  push(chunk: Uint8Array | string): void {
+    this.lineBytes += chunk.length;
+    this.input.push(chunk);
+    if (this.lineBytes > this.maxLineBytes) {
+      this.pending = '';
+      throw new StreamLimitError(`An NDJSON line exceeded ${this.maxLineBytes} bytes`, this.maxLineBytes);
+    }
+  }
+
+  end(): void {
+    this.input.end();
+    if (this.pending !== '') this.line(this.pending, true);
+  }
+
+  text(chunk: string): void {
+    if (chunk === '') return;
+    if (!this.started) {
+      this.started = true;
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+    }
+    let start = 0;
+    let newline = chunk.indexOf('\n');
+    while (newline !== -1) {
+      const piece = chunk.slice(start, newline);
+      if (this.pending === '') this.line(piece);
+      else {
+        const line = this.pending + piece;
+        this.pending = '';
+        this.line(line);
+      }
+      start = newline + 1;
+      newline = chunk.indexOf('\n', start);
+    }
+    if (start > 0) this.lineBytes = chunk.length - start;
+    if (start < chunk.length) this.pending += start === 0 ? chunk : chunk.slice(start);
+  }
+
+  /** One line; `last`: the body ended inside it (no newline), so a parse failure means it was cut. */
+  private line(line: string, last = false): void {
+    const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
+    const text = end === line.length ? line : line.slice(0, end);
+    if (text.trim() === '') return;
+    let value: T;
+    try {
+      value = JSON.parse(text) as T;
+    } catch (cause) {
+      if (last) {
+        throw new IncompleteStreamError('The NDJSON stream ended inside a line', { raw: text, cause });
+      }
+      throw new StreamParseError('A line of the NDJSON stream is not valid JSON', text, { cause });
+    }
+    this.emit(value);
+  }
 }
 
 /**

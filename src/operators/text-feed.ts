@@ -10,8 +10,8 @@ const STREAM: TextDecodeOptions = { stream: true };
  * Text from a mix of byte and string chunks, for the stream decoders. One streaming `TextDecoder`
  * keeps multi-byte characters split across chunks intact; it is flushed before a string chunk and
  * at the end. A BOM is kept (`ignoreBOM`), so the decoder using this strips exactly one, bytes or
- * strings. A class whose sink is an object with a method, so that a decoder that is a class itself
- * (`sseDecoder`'s) has no closure made per stream on its path (this sits on every token).
+ * strings. Its sink is an object with a method, the decoder itself, so no closure made per stream
+ * sits on this path (it runs on every network chunk).
  */
 export class TextFeed {
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -40,9 +40,4 @@ export class TextFeed {
     const tail = this.decoder.decode();
     if (tail !== '') this.sink.text(tail);
   }
-}
-
-/** A {@link TextFeed} into `feed`. */
-export function textFeed(feed: (text: string) => void): TextFeed {
-  return new TextFeed({ text: feed });
 }

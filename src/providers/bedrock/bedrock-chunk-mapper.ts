@@ -52,86 +52,98 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
  * @param toolNames the request's tool-name codec
  */
 export function createBedrockMapper(toolNames?: ToolNameCodec): ChunkMapper<EventStreamEvent> {
-  const toolIndex = new Map<number, number>();
-  let stopReason: string | undefined;
-  let usage: Usage | undefined;
-  // Reasoning blocks by content-block index, in arrival order.
-  const reasoningBlocks = new Map<number, BedrockReasoningBlock>();
+  return new BedrockMapper(toolNames);
+}
 
-  const indexOf = (block: number): number => {
-    let index = toolIndex.get(block);
+/** A class, not closures made per stream: `map` is one call target for every stream (see `ChunkObserver`). */
+class BedrockMapper implements ChunkMapper<EventStreamEvent> {
+  private readonly toolIndex = new Map<number, number>();
+  private stopReason: string | undefined;
+  private usage: Usage | undefined;
+  // Reasoning blocks by content-block index, in arrival order.
+  private readonly reasoningBlocks = new Map<number, BedrockReasoningBlock>();
+  private readonly toolNames: ToolNameCodec | undefined;
+
+  constructor(toolNames: ToolNameCodec | undefined) {
+    this.toolNames = toolNames;
+  }
+
+  map(event: EventStreamEvent): readonly ProviderEvent[] {
+    if (event.messageType !== 'event') throw bedrockException(event.eventType || 'unknown', event.payload);
+    const payload = (
+      typeof event.payload === 'object' && event.payload !== null ? event.payload : {}
+    ) as ConversePayload;
+    const block = payload.contentBlockIndex ?? 0;
+    switch (event.eventType) {
+      case 'contentBlockStart': {
+        const toolUse = payload.start?.toolUse;
+        if (toolUse === undefined) return NO_EVENTS;
+        return [
+          {
+            type: 'tool-call-delta',
+            index: this.indexOf(block),
+            ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}),
+            ...(toolUse.name
+              ? { name: this.toolNames ? this.toolNames.decode(toolUse.name) : toolUse.name }
+              : {}),
+            argumentsDelta: '',
+          },
+        ];
+      }
+      case 'contentBlockDelta': {
+        const delta = payload.delta ?? {};
+        const events: ProviderEvent[] = [];
+        if (typeof delta.text === 'string' && delta.text !== '')
+          events.push({ type: 'text-delta', text: delta.text });
+        const input = delta.toolUse?.input;
+        if (typeof input === 'string' && input !== '') {
+          events.push({ type: 'tool-call-delta', index: this.indexOf(block), argumentsDelta: input });
+        }
+        const reasoning = delta.reasoningContent;
+        if (typeof reasoning?.text === 'string' && reasoning.text !== '') {
+          events.push({ type: 'reasoning-delta', text: reasoning.text });
+        }
+        if (reasoning !== undefined) keepReasoning(this.reasoningBlocks, block, reasoning);
+        return events.length === 0 ? NO_EVENTS : events;
+      }
+      case 'messageStop':
+        this.stopReason = typeof payload.stopReason === 'string' ? payload.stopReason : 'unknown';
+        return NO_EVENTS;
+      case 'metadata':
+        if (payload.usage) this.usage = usageOf(payload.usage);
+        return NO_EVENTS;
+      default:
+        // An exception sent as an event type is still an exception.
+        if (event.eventType.endsWith('Exception')) throw bedrockException(event.eventType, event.payload);
+        // messageStart, contentBlockStop and event types added later carry nothing to map.
+        return NO_EVENTS;
+    }
+  }
+
+  end(): readonly ProviderEvent[] {
+    const { stopReason, usage } = this;
+    if (stopReason === undefined) {
+      throw new IncompleteStreamError('The Bedrock stream ended before its messageStop event');
+    }
+    const reasoning = [...this.reasoningBlocks.values()];
+    const finish: FinishPart = {
+      type: 'finish',
+      finishReason: FINISH[stopReason] ?? 'other',
+      rawFinishReason: stopReason,
+      ...(usage === undefined ? {} : { usage }),
+      ...(reasoning.length === 0 ? {} : { metadata: { bedrock: { reasoning } } }),
+    };
+    return [finish];
+  }
+
+  private indexOf(block: number): number {
+    let index = this.toolIndex.get(block);
     if (index === undefined) {
-      index = toolIndex.size;
-      toolIndex.set(block, index);
+      index = this.toolIndex.size;
+      this.toolIndex.set(block, index);
     }
     return index;
-  };
-
-  return {
-    map(event) {
-      if (event.messageType !== 'event') throw bedrockException(event.eventType || 'unknown', event.payload);
-      const payload = (
-        typeof event.payload === 'object' && event.payload !== null ? event.payload : {}
-      ) as ConversePayload;
-      const block = payload.contentBlockIndex ?? 0;
-      switch (event.eventType) {
-        case 'contentBlockStart': {
-          const toolUse = payload.start?.toolUse;
-          if (toolUse === undefined) return NO_EVENTS;
-          return [
-            {
-              type: 'tool-call-delta',
-              index: indexOf(block),
-              ...(toolUse.toolUseId ? { id: toolUse.toolUseId } : {}),
-              ...(toolUse.name ? { name: toolNames ? toolNames.decode(toolUse.name) : toolUse.name } : {}),
-              argumentsDelta: '',
-            },
-          ];
-        }
-        case 'contentBlockDelta': {
-          const delta = payload.delta ?? {};
-          const events: ProviderEvent[] = [];
-          if (typeof delta.text === 'string' && delta.text !== '')
-            events.push({ type: 'text-delta', text: delta.text });
-          const input = delta.toolUse?.input;
-          if (typeof input === 'string' && input !== '') {
-            events.push({ type: 'tool-call-delta', index: indexOf(block), argumentsDelta: input });
-          }
-          const reasoning = delta.reasoningContent;
-          if (typeof reasoning?.text === 'string' && reasoning.text !== '') {
-            events.push({ type: 'reasoning-delta', text: reasoning.text });
-          }
-          if (reasoning !== undefined) keepReasoning(reasoningBlocks, block, reasoning);
-          return events.length === 0 ? NO_EVENTS : events;
-        }
-        case 'messageStop':
-          stopReason = typeof payload.stopReason === 'string' ? payload.stopReason : 'unknown';
-          return NO_EVENTS;
-        case 'metadata':
-          if (payload.usage) usage = usageOf(payload.usage);
-          return NO_EVENTS;
-        default:
-          // An exception sent as an event type is still an exception.
-          if (event.eventType.endsWith('Exception')) throw bedrockException(event.eventType, event.payload);
-          // messageStart, contentBlockStop and event types added later carry nothing to map.
-          return NO_EVENTS;
-      }
-    },
-    end() {
-      if (stopReason === undefined) {
-        throw new IncompleteStreamError('The Bedrock stream ended before its messageStop event');
-      }
-      const reasoning = [...reasoningBlocks.values()];
-      const finish: FinishPart = {
-        type: 'finish',
-        finishReason: FINISH[stopReason] ?? 'other',
-        rawFinishReason: stopReason,
-        ...(usage === undefined ? {} : { usage }),
-        ...(reasoning.length === 0 ? {} : { metadata: { bedrock: { reasoning } } }),
-      };
-      return [finish];
-    },
-  };
+  }
 }
 
 function keepReasoning(

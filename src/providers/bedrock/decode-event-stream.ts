@@ -1,7 +1,7 @@
 import type { EventStreamCodec, MessageHeaders } from '@smithy/eventstream-codec';
 import type { OperatorFunction } from 'rxjs';
 import { IncompleteStreamError, StreamParseError } from '../../core/index.ts';
-import { decodeWith, type StreamDecoderFactory } from '../../operators/index.ts';
+import { decodeWith, type StreamDecoder, type StreamDecoderFactory } from '../../operators/index.ts';
 import type { AwsModules } from './load-aws-modules.ts';
 
 /** One decoded AWS event-stream message. */
@@ -33,73 +33,90 @@ const MAX_FRAME = 16 * 1024 * 1024 + MIN_FRAME;
 export function eventStreamDecoder(
   aws: Pick<AwsModules, 'EventStreamCodec' | 'toUtf8' | 'fromUtf8'>,
 ): StreamDecoderFactory<EventStreamEvent> {
-  return (emit) => {
-    const codec = new aws.EventStreamCodec(aws.toUtf8, aws.fromUtf8);
-    let chunks: Uint8Array[] = [];
-    let buffered = 0;
+  return (emit) => new EventStreamDecoder(aws, emit);
+}
 
-    /** Removes and returns the first `n` buffered bytes, copying only when they span chunks. */
-    const take = (n: number): Uint8Array => {
-      const head = chunks[0] as Uint8Array;
-      buffered -= n;
-      if (head.length >= n) {
-        if (head.length === n) chunks.shift();
-        else chunks[0] = head.subarray(n);
-        return head.subarray(0, n);
+/**
+ * One stream's event-stream decoder. A class, not closures made per stream: it runs on every
+ * network chunk, and a method of one prototype is one call target for every stream.
+ */
+class EventStreamDecoder implements StreamDecoder {
+  private chunks: Uint8Array[] = [];
+  private buffered = 0;
+  private readonly codec: EventStreamCodec;
+  private readonly aws: Pick<AwsModules, 'toUtf8' | 'fromUtf8'>;
+  private readonly emit: (event: EventStreamEvent) => void;
+
+  constructor(
+    aws: Pick<AwsModules, 'EventStreamCodec' | 'toUtf8' | 'fromUtf8'>,
+    emit: (event: EventStreamEvent) => void,
+  ) {
+    this.codec = new aws.EventStreamCodec(aws.toUtf8, aws.fromUtf8);
+    this.aws = aws;
+    this.emit = emit;
+  }
+
+  push(chunk: Uint8Array | string): void {
+    // Event streams are bytes; a string chunk would only come from a caller's mistake.
+    const bytes = typeof chunk === 'string' ? this.aws.fromUtf8(chunk) : chunk;
+    if (bytes.length === 0) return;
+    this.chunks.push(bytes);
+    this.buffered += bytes.length;
+    try {
+      this.drain();
+    } catch (error) {
+      this.chunks = [];
+      this.buffered = 0;
+      throw error;
+    }
+  }
+
+  end(): void {
+    if (this.buffered > 0) throw new IncompleteStreamError('The event stream ended inside a frame');
+  }
+
+  private drain(): void {
+    while (this.buffered >= 4) {
+      const length = this.peekLength();
+      if (length < MIN_FRAME || length > MAX_FRAME) {
+        throw new StreamParseError(
+          `Not an AWS event stream: a frame of ${length} bytes`,
+          preview(concat(this.chunks, Math.min(this.buffered, 512))),
+        );
       }
-      const out = new Uint8Array(n);
-      let filled = 0;
-      while (filled < n) {
-        const chunk = chunks[0] as Uint8Array;
-        const part = Math.min(chunk.length, n - filled);
-        out.set(chunk.subarray(0, part), filled);
-        filled += part;
-        if (part === chunk.length) chunks.shift();
-        else chunks[0] = chunk.subarray(part);
-      }
-      return out;
-    };
+      if (this.buffered < length) return;
+      this.emit(decodeFrame(this.codec, this.aws.toUtf8, this.take(length)));
+    }
+  }
 
-    const peekLength = (): number => {
-      const head = chunks[0] as Uint8Array;
-      const bytes = head.length >= 4 ? head : concat(chunks, 4);
-      return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
-    };
+  /** Removes and returns the first `n` buffered bytes, copying only when they span chunks. */
+  private take(n: number): Uint8Array {
+    const { chunks } = this;
+    const head = chunks[0] as Uint8Array;
+    this.buffered -= n;
+    if (head.length >= n) {
+      if (head.length === n) chunks.shift();
+      else chunks[0] = head.subarray(n);
+      return head.subarray(0, n);
+    }
+    const out = new Uint8Array(n);
+    let filled = 0;
+    while (filled < n) {
+      const chunk = chunks[0] as Uint8Array;
+      const part = Math.min(chunk.length, n - filled);
+      out.set(chunk.subarray(0, part), filled);
+      filled += part;
+      if (part === chunk.length) chunks.shift();
+      else chunks[0] = chunk.subarray(part);
+    }
+    return out;
+  }
 
-    const drain = () => {
-      while (buffered >= 4) {
-        const length = peekLength();
-        if (length < MIN_FRAME || length > MAX_FRAME) {
-          throw new StreamParseError(
-            `Not an AWS event stream: a frame of ${length} bytes`,
-            preview(concat(chunks, Math.min(buffered, 512))),
-          );
-        }
-        if (buffered < length) return;
-        emit(decodeFrame(codec, aws.toUtf8, take(length)));
-      }
-    };
-
-    return {
-      push(chunk) {
-        // Event streams are bytes; a string chunk would only come from a caller's mistake.
-        const bytes = typeof chunk === 'string' ? aws.fromUtf8(chunk) : chunk;
-        if (bytes.length === 0) return;
-        chunks.push(bytes);
-        buffered += bytes.length;
-        try {
-          drain();
-        } catch (error) {
-          chunks = [];
-          buffered = 0;
-          throw error;
-        }
-      },
-      end() {
-        if (buffered > 0) throw new IncompleteStreamError('The event stream ended inside a frame');
-      },
-    };
-  };
+  private peekLength(): number {
+    const head = this.chunks[0] as Uint8Array;
+    const bytes = head.length >= 4 ? head : concat(this.chunks, 4);
+    return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
+  }
 }
 
 /**

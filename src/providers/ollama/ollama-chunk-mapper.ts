@@ -36,52 +36,65 @@ export interface OllamaChunk {
  * @param toolNames the request's tool-name codec
  */
 export function createOllamaMapper(modelId = '', toolNames?: ToolNameCodec): ChunkMapper<unknown> {
-  let done = false;
-  let toolCalls = 0;
-  return {
-    map(value) {
-      if (done) return NO_EVENTS;
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw new StreamParseError('An Ollama stream line is not a JSON object', JSON.stringify(value));
-      }
-      const chunk = value as OllamaChunk;
-      if (chunk.error !== undefined) {
-        throw new ApiError(`ollama: ${String(chunk.error)}`, {
-          status: 500,
-          provider: 'ollama',
-          body: JSON.stringify(chunk),
-        });
-      }
-      const events: ProviderEvent[] = [];
-      const message = chunk.message;
-      if (typeof message?.thinking === 'string' && message.thinking !== '') {
-        events.push({ type: 'reasoning-delta', text: message.thinking });
-      }
-      if (typeof message?.content === 'string' && message.content !== '') {
-        events.push({ type: 'text-delta', text: message.content });
-      }
-      for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
-        const index = toolCalls++;
-        const args = call.function?.arguments;
-        events.push({
-          type: 'tool-call-delta',
-          index,
-          id: typeof call.id === 'string' && call.id !== '' ? call.id : generateToolCallId(),
-          name: toolNames ? toolNames.decode(call.function?.name ?? '') : (call.function?.name ?? ''),
-          argumentsDelta: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
-        });
-      }
-      if (chunk.done === true) {
-        done = true;
-        events.push(finishOf(chunk, toolCalls > 0, modelId));
-      }
-      return events.length === 0 ? NO_EVENTS : events;
-    },
-    end() {
-      if (!done) throw new IncompleteStreamError('The Ollama stream ended before its `done` line');
-      return NO_EVENTS;
-    },
-  };
+  return new OllamaMapper(modelId, toolNames);
+}
+
+/** A class, not closures made per stream: `map` is one call target for every stream (see `ChunkObserver`). */
+class OllamaMapper implements ChunkMapper<unknown> {
+  private done = false;
+  private toolCalls = 0;
+  private readonly modelId: string;
+  private readonly toolNames: ToolNameCodec | undefined;
+
+  constructor(modelId: string, toolNames: ToolNameCodec | undefined) {
+    this.modelId = modelId;
+    this.toolNames = toolNames;
+  }
+
+  map(value: unknown): readonly ProviderEvent[] {
+    if (this.done) return NO_EVENTS;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new StreamParseError('An Ollama stream line is not a JSON object', JSON.stringify(value));
+    }
+    const chunk = value as OllamaChunk;
+    if (chunk.error !== undefined) {
+      throw new ApiError(`ollama: ${String(chunk.error)}`, {
+        status: 500,
+        provider: 'ollama',
+        body: JSON.stringify(chunk),
+      });
+    }
+    const events: ProviderEvent[] = [];
+    const message = chunk.message;
+    if (typeof message?.thinking === 'string' && message.thinking !== '') {
+      events.push({ type: 'reasoning-delta', text: message.thinking });
+    }
+    if (typeof message?.content === 'string' && message.content !== '') {
+      events.push({ type: 'text-delta', text: message.content });
+    }
+    const { toolNames } = this;
+    for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
+      const index = this.toolCalls++;
+      const args = call.function?.arguments;
+      events.push({
+        type: 'tool-call-delta',
+        index,
+        id: typeof call.id === 'string' && call.id !== '' ? call.id : generateToolCallId(),
+        name: toolNames ? toolNames.decode(call.function?.name ?? '') : (call.function?.name ?? ''),
+        argumentsDelta: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+      });
+    }
+    if (chunk.done === true) {
+      this.done = true;
+      events.push(finishOf(chunk, this.toolCalls > 0, this.modelId));
+    }
+    return events.length === 0 ? NO_EVENTS : events;
+  }
+
+  end(): readonly ProviderEvent[] {
+    if (!this.done) throw new IncompleteStreamError('The Ollama stream ended before its `done` line');
+    return NO_EVENTS;
+  }
 }
 
 function finishOf(chunk: OllamaChunk, calledTools: boolean, modelId: string): FinishPart {
