@@ -2,7 +2,8 @@
 // into chunks, fed synchronously to the raw loop or to rxagent's providerStream (no HTTP).
 import { from, type Observable } from 'rxjs';
 import type { StreamEvent } from '../../src/core/index.ts';
-import { type SSEMessage, sseDecoder } from '../../src/operators/index.ts';
+import { createSSEDecoder } from '../../src/operators/decode-sse.ts';
+import type { SSEMessage } from '../../src/operators/index.ts';
 import { createAnthropicMapper } from '../../src/providers/anthropic/create-anthropic-mapper.ts';
 import { openAIChunkMapper } from '../../src/providers/openai/map-openai-chunk.ts';
 import { type ChunkMapper, providerStream } from '../../src/providers/shared/index.ts';
@@ -52,7 +53,7 @@ function pipelineOf(
     client: { provider: spec.wire, stream: () => from(chunks) },
     options: { emitToolCallDeltas: spec.kind === 'tools' },
     http: () => ({ url: 'http://127.0.0.1/', body: {} }),
-    decoder: sseDecoder(),
+    decoder: createSSEDecoder(),
     createMapper,
   });
 }

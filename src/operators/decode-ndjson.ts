@@ -1,6 +1,11 @@
 import type { OperatorFunction } from 'rxjs';
 import { IncompleteStreamError, StreamLimitError, StreamParseError } from '../core/index.ts';
-import { decodeWith, type StreamDecoder, type StreamDecoderFactory } from './stream-decoder.ts';
+import {
+  decodeWith,
+  plainDecoders,
+  type StreamDecoder,
+  type StreamDecoderFactory,
+} from './stream-decoder.ts';
 import { TextFeed, type TextSink } from './text-feed.ts';
 
 /** The default cap of one NDJSON line. */
@@ -17,11 +22,19 @@ export interface DecodeNDJSONOptions {
 }
 
 /**
- * The NDJSON {@link StreamDecoderFactory} behind {@link decodeNDJSON}, for pipelines that fuse
- * their consumer onto the decoder.
+ * The NDJSON {@link StreamDecoderFactory}, for pipelines that fuse their consumer onto the
+ * decoder: its decoders' `push` and `end` are plain functions (they may be passed on as callbacks).
  * @example const decoder = ndjsonDecoder()((value) => console.log(value))
  */
 export function ndjsonDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): StreamDecoderFactory<T> {
+  return plainDecoders(createNDJSONDecoder<T>(options));
+}
+
+/**
+ * {@link ndjsonDecoder} for the provider pipeline and {@link decodeNDJSON}: its decoders are
+ * instances of one class, so call `push` and `end` on the decoder.
+ */
+export function createNDJSONDecoder<T = unknown>(options: DecodeNDJSONOptions = {}): StreamDecoderFactory<T> {
   const { maxLineBytes = DEFAULT_MAX_LINE_BYTES } = options;
   return (emit) => new NDJSONDecoder(emit, maxLineBytes);
 }
@@ -115,5 +128,5 @@ class NDJSONDecoder<T> implements StreamDecoder, TextSink {
 export function decodeNDJSON<T = unknown>(
   options: DecodeNDJSONOptions = {},
 ): OperatorFunction<Uint8Array | string, T> {
-  return decodeWith(ndjsonDecoder<T>(options));
+  return decodeWith(createNDJSONDecoder<T>(options));
 }

@@ -1,7 +1,12 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { OperatorFunction } from 'rxjs';
 import { StreamLimitError } from '../core/index.ts';
-import { decodeWith, type StreamDecoder, type StreamDecoderFactory } from './stream-decoder.ts';
+import {
+  decodeWith,
+  plainDecoders,
+  type StreamDecoder,
+  type StreamDecoderFactory,
+} from './stream-decoder.ts';
 import { TextFeed, type TextSink } from './text-feed.ts';
 
 /** The default cap of one event: far above any provider's event (a base64 image is a few MiB). */
@@ -45,11 +50,19 @@ function endsWithBlankLine(chunk: string): boolean {
 }
 
 /**
- * The SSE {@link StreamDecoderFactory} behind {@link decodeSSE}, for pipelines that fuse their
- * consumer onto the decoder.
+ * The SSE {@link StreamDecoderFactory}, for pipelines that fuse their consumer onto the decoder:
+ * its decoders' `push` and `end` are plain functions (they may be passed on as callbacks).
  * @example const decoder = sseDecoder()((message) => console.log(message.data))
  */
 export function sseDecoder(options: DecodeSSEOptions = {}): StreamDecoderFactory<SSEMessage> {
+  return plainDecoders(createSSEDecoder(options));
+}
+
+/**
+ * {@link sseDecoder} for the provider pipeline and {@link decodeSSE}: its decoders are instances of
+ * one class, so call `push` and `end` on the decoder.
+ */
+export function createSSEDecoder(options: DecodeSSEOptions = {}): StreamDecoderFactory<SSEMessage> {
   const { onRetry, onComment, maxEventBytes = DEFAULT_MAX_EVENT_BYTES } = options;
   // The parser's own cap: no bookkeeping of ours on every chunk and event (this sits on every token).
   // No `onError`: given one, the parser builds a ParseError (an Error, with its stack trace) for
@@ -120,5 +133,5 @@ class SSEDecoder implements StreamDecoder, TextSink {
  * httpStream(req).pipe(decodeSSE(), map((m) => JSON.parse(m.data)))
  */
 export function decodeSSE(options: DecodeSSEOptions = {}): OperatorFunction<Uint8Array | string, SSEMessage> {
-  return decodeWith(sseDecoder(options));
+  return decodeWith(createSSEDecoder(options));
 }

@@ -95,13 +95,14 @@ export function retryingSubscriber(
  * one function to V8 for every stream, where a closure made per stream is a new one, compiled again
  * from the interpreter up in each of the first streams of a process.
  *
- * It writes no field of its own, only `tally`'s: under RxJS's `useDeprecatedNextContext` every
- * attempt calls it on a copy of its own (`Object.create(this)`), and a count kept on the copy would
- * start from zero on every attempt.
+ * Under RxJS's `useDeprecatedNextContext` each attempt calls it on a copy (`Object.create`) of the
+ * observer that subscribed that attempt; a retry subscribes from the copy that saw the error, so
+ * the counts carry over from one attempt to the next (`marbles/operator-stages.test.ts`).
  */
 class Retrying<T> implements Observer<T> {
-  // `emitted` is never reset: after the first value no error is retried, whatever the attempt.
-  private readonly tally = { emitted: false, attempts: 0 };
+  // Never reset: after the first value no error is retried, whatever the attempt.
+  private emitted = false;
+  private attempts = 0;
   private readonly options: NormalizedRetryOptions;
   private readonly source: Observable<T>;
   private readonly downstream: Observer<T>;
@@ -129,12 +130,12 @@ class Retrying<T> implements Observer<T> {
   }
 
   next(value: T): void {
-    this.tally.emitted = true;
+    this.emitted = true;
     this.downstream.next(value);
   }
 
   error(error: unknown): void {
-    const attempt = ++this.tally.attempts;
+    const attempt = ++this.attempts;
     if (this.giveUp(error, attempt)) {
       this.downstream.error(error);
       return;
@@ -149,7 +150,7 @@ class Retrying<T> implements Observer<T> {
 
   private giveUp(error: unknown, attempt: number): boolean {
     const o = this.options;
-    if (this.tally.emitted || attempt > o.maxRetries || !o.shouldRetry(error, attempt)) return true;
+    if (this.emitted || attempt > o.maxRetries || !o.shouldRetry(error, attempt)) return true;
     const retryAfter = retryAfterOf(error);
     return retryAfter !== undefined && retryAfter > o.maxRetryAfterMs;
   }

@@ -9,11 +9,24 @@ export interface StreamDecoder {
 }
 
 /**
- * Makes a fresh {@link StreamDecoder} that hands each unit to `emit`. A decoder is a plain
- * callback object rather than an operator so that a consumer can be fused onto it (the provider
- * pipeline maps each unit straight to events, with no Observable hop per unit).
+ * Makes a fresh {@link StreamDecoder} that hands each unit to `emit`. A decoder is a callback object
+ * rather than an operator so that a consumer can be fused onto it (the provider pipeline maps each
+ * unit straight to events, with no Observable hop per unit).
  */
 export type StreamDecoderFactory<T> = (emit: (unit: T) => void) => StreamDecoder;
+
+/**
+ * `factory` with decoders whose `push` and `end` are plain functions over the decoder's methods, so
+ * they may be passed on as callbacks (`subscribe({ next: decoder.push, complete: decoder.end })`).
+ * The public decoders are this; the provider pipeline uses the classes themselves, whose methods are
+ * one call target for every stream (a closure pair per stream would be a new one each time).
+ */
+export function plainDecoders<T>(factory: StreamDecoderFactory<T>): StreamDecoderFactory<T> {
+  return (emit) => {
+    const decoder = factory(emit);
+    return { push: (chunk) => decoder.push(chunk), end: () => decoder.end() };
+  };
+}
 
 /**
  * The operator form of a decoder: every source chunk is pushed, every unit emitted; a throw from

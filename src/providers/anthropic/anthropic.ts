@@ -6,7 +6,7 @@ import {
   modelInfoOf,
   priceOf,
 } from '../../core/index.ts';
-import { sseDecoder } from '../../operators/index.ts';
+import { createSSEDecoder } from '../../operators/decode-sse.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
   countIn,
@@ -74,7 +74,7 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   const info = anthropicModelInfo(modelId);
   const price = options.price ?? priceOf(modelId);
 
-  const decoder = sseDecoder();
+  const decoder = createSSEDecoder();
   const bodyOf = (request: ChatRequest, toolNames: ReturnType<typeof requestToolNames>) =>
     toAnthropicRequest(modelId, request, {
       maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens,

@@ -6,7 +6,7 @@ import {
   modelInfoOf,
   priceOf,
 } from '../../core/index.ts';
-import { sseDecoder } from '../../operators/index.ts';
+import { createSSEDecoder } from '../../operators/decode-sse.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
   countIn,
@@ -71,7 +71,7 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
     },
   });
   const price = options.price ?? priceOf(modelId);
-  const decoder = sseDecoder();
+  const decoder = createSSEDecoder();
 
   const stream = (request: ChatRequest, call?: CallOptions) =>
     defer(() => {

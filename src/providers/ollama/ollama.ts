@@ -1,5 +1,5 @@
 import type { ChatModel, ModelCapabilities } from '../../core/index.ts';
-import { ndjsonDecoder } from '../../operators/index.ts';
+import { createNDJSONDecoder } from '../../operators/decode-ndjson.ts';
 import { httpClient } from '../../transport/index.ts';
 import {
   createChatModel,
@@ -67,7 +67,7 @@ export function ollama(modelId: string, options: OllamaOptions = {}): ChatModel 
         price: options.price,
         client,
         http: () => ({ url, body: buildOllamaRequest(modelId, request, settings, wire, toolNames) }),
-        decoder: ndjsonDecoder<unknown>(),
+        decoder: createNDJSONDecoder<unknown>(),
         createMapper: () => createOllamaMapper(modelId, toolNames),
         options,
         call,

@@ -1,6 +1,6 @@
 import { defer } from 'rxjs';
 import type { CallOptions, ChatModel, ChatRequest, ModelCapabilities, ModelPrice } from '../../core/index.ts';
-import { sseDecoder } from '../../operators/index.ts';
+import { createSSEDecoder } from '../../operators/decode-sse.ts';
 import { httpClient, type RequiredCredential } from '../../transport/index.ts';
 import {
   createChatModel,
@@ -50,7 +50,7 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(config.credential ? { credential: config.credential } : {}),
   });
-  const decoder = sseDecoder();
+  const decoder = createSSEDecoder();
 
   const bodyOf = (request: ChatRequest, toolNames = requestToolNames(request)) =>
     toOpenAIRequest(request, modelId, {

@@ -23,9 +23,20 @@ export function decodeChunks<Chunk>(
   mapper: ChunkMapper<Chunk>,
 ): OperatorFunction<Uint8Array, ProviderEvent> {
   return (source) =>
-    new Observable<ProviderEvent>((subscriber) =>
-      source.subscribe(chunkObserver(decoder, mapper, subscriber)),
-    );
+    new Observable<ProviderEvent>((subscriber) => {
+      const chunks = chunkObserver(decoder, mapper, subscriber);
+      // A synchronous source runs inside `subscribe`, before its subscription can be tied to this
+      // one: after the consumer left or the stream failed it would still be decoded to the end.
+      // Tested here, per chunk, not in the chunk observer: the provider pipeline reads its body
+      // asynchronously, and that test cost its optimised code (see `ChunkObserver`).
+      return source.subscribe({
+        next: (bytes) => {
+          if (!subscriber.closed) chunks.next(bytes);
+        },
+        error: (error: unknown) => chunks.error(error),
+        complete: () => chunks.complete(),
+      });
+    });
 }
 
 /**
@@ -71,9 +82,10 @@ class ChunkObserver<Chunk> implements Observer<Uint8Array> {
   }
 
   // No test of `subscriber.closed` per chunk: when the subscriber closes, RxJS ends this
-  // observer's own subscription too, and its Subscriber passes no more chunks. Reading `closed`
-  // here also made this method depend on that field never changing, and the first subscriber to
-  // close (the end of a process's first stream) threw its optimised code away.
+  // observer's own subscription too (once a synchronous source has returned from `subscribe`, so
+  // `decodeChunks` tests it for such sources), and its Subscriber passes no more chunks. Reading
+  // `closed` here made this method depend on that field never changing, and the first subscriber
+  // to close (the end of a process's first stream) threw its optimised code away.
   next(bytes: Uint8Array): void {
     this.watch?.seen();
     try {

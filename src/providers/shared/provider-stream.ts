@@ -14,7 +14,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-option
 const IDLE_LATENESS_DIVISOR = 10;
 
 /**
- * How a provider turns bytes into wire chunks: a decoder (`sseDecoder()`, `ndjsonDecoder()`,
+ * How a provider turns bytes into wire chunks: a decoder (`createSSEDecoder()`, `createNDJSONDecoder()`,
  * Bedrock's `eventStreamDecoder()`), fused with the mapper, so no Observable hop per chunk.
  */
 export interface ChunkDecoding<Chunk> {
