@@ -99,23 +99,19 @@ function timerDelay(ms: number): number {
 }
 
 /**
- * Every value reads the clock; the timer re-arms to the exact deadline.
+ * What both watches share: their timers, the waits they were given, and how they time out.
  *
- * Both watches are classes, not objects of closures made per stream: `seen` runs on every network
+ * The watches are classes, not objects of closures made per stream: `seen` runs on every network
  * chunk, called from the provider pipeline's chunk observer, and a new closure per stream there is
  * a new call target each time, which threw away the observer's optimised code at the second stream
  * of a process and had it compiled again during the third (`--trace-deopt`: "wrong call target").
  */
-class ExactWatch implements IdleWatch {
-  private readonly timers = new Subscription();
-  private seenOne = false;
-  private last: number;
-  // When the armed timer fires; a first value may pull the deadline earlier (ms < firstMs).
-  private armedFor = 0;
-  private timer: Subscription;
-  private readonly ms: number;
-  private readonly firstMs: number;
-  private readonly scheduler: SchedulerLike;
+abstract class Watch implements IdleWatch {
+  protected readonly timers = new Subscription();
+  protected seenOne = false;
+  protected readonly ms: number;
+  protected readonly firstMs: number;
+  protected readonly scheduler: SchedulerLike;
   private readonly onTimeout: (error: TimeoutError) => void;
 
   constructor(
@@ -128,6 +124,43 @@ class ExactWatch implements IdleWatch {
     this.firstMs = firstMs;
     this.scheduler = scheduler;
     this.onTimeout = onTimeout;
+  }
+
+  abstract seen(): void;
+
+  /** A one-shot timer ({@link rewait}) fired: errors when the wait is over, else the ms left. */
+  abstract waited(): number | undefined;
+
+  unsubscribe(): void {
+    this.timers.unsubscribe();
+  }
+
+  protected fire(error: TimeoutError): void {
+    this.timers.unsubscribe();
+    this.onTimeout(error);
+  }
+}
+
+/** A watch's one-shot timer, re-armed for what is left until the watch says the wait is over. */
+function rewait(this: SchedulerAction<Watch>, watch?: Watch): void {
+  const left = watch?.waited();
+  if (left !== undefined) this.schedule(watch, timerDelay(left));
+}
+
+/** Every value reads the clock; the timer re-arms to the exact deadline. */
+class ExactWatch extends Watch {
+  private last: number;
+  // When the armed timer fires; a first value may pull the deadline earlier (ms < firstMs).
+  private armedFor = 0;
+  private timer: Subscription;
+
+  constructor(
+    ms: number,
+    firstMs: number,
+    scheduler: SchedulerLike,
+    onTimeout: (error: TimeoutError) => void,
+  ) {
+    super(ms, firstMs, scheduler, onTimeout);
     this.last = scheduler.now();
     this.timer = this.arm(firstMs);
   }
@@ -144,17 +177,11 @@ class ExactWatch implements IdleWatch {
     }
   }
 
-  unsubscribe(): void {
-    this.timers.unsubscribe();
-  }
-
-  /** The armed timer fired: errors when the deadline passed, else the ms left to wait. */
-  check(): number | undefined {
+  waited(): number | undefined {
     const allowed = this.seenOne ? this.ms : this.firstMs;
     const left = this.last + allowed - this.scheduler.now();
     if (left <= 0) {
-      this.timers.unsubscribe();
-      this.onTimeout(new TimeoutError(allowed));
+      this.fire(new TimeoutError(allowed));
       return undefined;
     }
     this.armedFor = this.scheduler.now() + left;
@@ -163,16 +190,10 @@ class ExactWatch implements IdleWatch {
 
   private arm(delay: number): Subscription {
     this.armedFor = this.scheduler.now() + delay;
-    const action = this.scheduler.schedule(checkExact, timerDelay(delay), this);
+    const action = this.scheduler.schedule(rewait, timerDelay(delay), this);
     this.timers.add(action);
     return action;
   }
-}
-
-/** {@link ExactWatch}'s timer, re-armed for what is left. */
-function checkExact(this: SchedulerAction<ExactWatch>, watch?: ExactWatch): void {
-  const left = watch?.check();
-  if (left !== undefined) this.schedule(watch, timerDelay(left));
 }
 
 /**
@@ -181,19 +202,13 @@ function checkExact(this: SchedulerAction<ExactWatch>, watch?: ExactWatch): void
  * replaces it with the periodic check, started then (one timer per stream, not per value), so each
  * silence is counted from a check at most one period after its last value.
  */
-class PeriodicWatch implements IdleWatch {
+class PeriodicWatch extends Watch {
   readonly period: number;
-  private readonly timers = new Subscription();
-  private seenOne = false;
   private active = false;
   private quiet = 0;
   private readonly first: Subscription;
   private readonly start: number;
-  private readonly ms: number;
-  private readonly firstMs: number;
   private readonly checks: number;
-  private readonly scheduler: SchedulerLike;
-  private readonly onTimeout: (error: TimeoutError) => void;
 
   constructor(
     ms: number,
@@ -202,17 +217,14 @@ class PeriodicWatch implements IdleWatch {
     scheduler: SchedulerLike,
     onTimeout: (error: TimeoutError) => void,
   ) {
-    this.ms = ms;
-    this.firstMs = firstMs;
-    this.scheduler = scheduler;
-    this.onTimeout = onTimeout;
+    super(ms, firstMs, scheduler, onTimeout);
     // A silence from a value to the error spans `checks` whole periods after the check that saw the
     // value, and less than one before it: [checks·period, (checks + 1)·period) ⊂ [ms, ms + maxLateMs).
     this.period = timerDelay(Math.floor(maxLateMs / 2));
     this.checks = Math.ceil(ms / this.period);
     // Exact; a wait longer than a platform timer holds is re-armed for what is left (one clock read).
     this.start = firstMs > MAX_TIMER_DELAY ? scheduler.now() : 0;
-    this.first = scheduler.schedule(waitFirst, timerDelay(firstMs), this);
+    this.first = scheduler.schedule(rewait, timerDelay(firstMs), this);
     this.timers.add(this.first);
   }
 
@@ -228,12 +240,8 @@ class PeriodicWatch implements IdleWatch {
     this.timers.add(this.scheduler.schedule(tick, this.period, this));
   }
 
-  unsubscribe(): void {
-    this.timers.unsubscribe();
-  }
-
   /** The wait for the first value ended: errors, or the ms left of a wait too long for one timer. */
-  firstWaited(): number | undefined {
+  waited(): number | undefined {
     const left = this.firstMs > MAX_TIMER_DELAY ? this.start + this.firstMs - this.scheduler.now() : 0;
     if (left > 0) return left;
     this.fire(new TimeoutError(this.firstMs));
@@ -251,17 +259,6 @@ class PeriodicWatch implements IdleWatch {
     }
     return true;
   }
-
-  private fire(error: TimeoutError): void {
-    this.timers.unsubscribe();
-    this.onTimeout(error);
-  }
-}
-
-/** {@link PeriodicWatch}'s wait for the first value. */
-function waitFirst(this: SchedulerAction<PeriodicWatch>, watch?: PeriodicWatch): void {
-  const left = watch?.firstWaited();
-  if (left !== undefined) this.schedule(watch, timerDelay(left));
 }
 
 /** {@link PeriodicWatch}'s check every period. */

@@ -1,4 +1,4 @@
-import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction } from 'rxjs';
 import type { ProviderEvent } from '../../core/index.ts';
 import type { IdleWatch } from '../../operators/idle-timeout.ts';
 import type { StreamDecoder, StreamDecoderFactory } from '../../operators/index.ts';
@@ -47,7 +47,7 @@ export function decodeChunks<Chunk>(
 export function chunkObserver<Chunk>(
   decoder: StreamDecoderFactory<Chunk>,
   mapper: ChunkMapper<Chunk>,
-  subscriber: Subscriber<ProviderEvent>,
+  subscriber: Observer<ProviderEvent>,
   watch?: Pick<IdleWatch, 'seen'>,
 ): Observer<Uint8Array> {
   return new ChunkObserver(decoder, mapper, subscriber, watch);
@@ -66,13 +66,13 @@ export function chunkObserver<Chunk>(
 class ChunkObserver<Chunk> implements Observer<Uint8Array> {
   private readonly decode: StreamDecoder;
   private readonly mapper: ChunkMapper<Chunk>;
-  private readonly subscriber: Subscriber<ProviderEvent>;
+  private readonly subscriber: Observer<ProviderEvent>;
   private readonly watch: Pick<IdleWatch, 'seen'> | undefined;
 
   constructor(
     decoder: StreamDecoderFactory<Chunk>,
     mapper: ChunkMapper<Chunk>,
-    subscriber: Subscriber<ProviderEvent>,
+    subscriber: Observer<ProviderEvent>,
     watch: Pick<IdleWatch, 'seen'> | undefined,
   ) {
     this.mapper = mapper;
