@@ -9,18 +9,31 @@ const CREDENTIAL_HEADERS = [
   'cookie',
 ] as const;
 
-/** Shorter strings are too likely to be ordinary words of an error body to be cut from it. */
-const MIN_SECRET_LENGTH = 8;
+/**
+ * A secret at least this long is cut wherever it appears. A shorter one (a test key, a short
+ * password) is cut only as a whole token, between characters that are not letters or digits: cut
+ * everywhere, `abc` would also go from every word that holds it.
+ */
+const MIN_ANYWHERE_LENGTH = 8;
+
+/**
+ * Query parameters and further headers named like this carry a credential (`?key=`,
+ * `?access_token=`, `?sig=`, `x-auth-token`): cut at any length. Others (`?alt=sse`, `x-tenant`)
+ * from 8 characters.
+ */
+const CREDENTIAL_NAME = /key|token|secret|sig|pass|auth|cred|cookie|session/i;
 
 /** Resolves a relative URL (`fromSSE('/api/…?token=…')` in a page): its query is still the request's. */
 const RELATIVE_BASE = 'http://relative.invalid/';
 
 /**
  * The secrets one request carries, as a server might quote them back: every credential header's
- * value (and its token without the `Bearer `/`Basic ` scheme; `cookie` among them), `extraHeaders`'
- * values, and every query parameter's value of `url` (Gemini-style `?key=`), relative or not, as
- * decoded and as written. Each also percent-encoded (a server quoting it in a URL). Longest first,
- * so a value is cut before a part of it.
+ * value (and its token without the `Bearer `/`Basic ` scheme, and a Basic token's decoded
+ * `user:password` and password; `cookie` among them), `extraHeaders`' values, and every query
+ * parameter's value of `url` (Gemini-style `?key=`), relative or not, as decoded and as written. Each
+ * also as a URL or a form would encode it (upper- and lower-case escapes, `+` for a space). Query
+ * values under 8 characters only of parameters named like a credential (`?alt=sse` is none).
+ * Longest first, so a value is cut before a part of it.
  * @param headerSets the request's headers, from every source
  * @param extraHeaders further header names that carry the provider's credential
  * @example requestSecrets('https://h.test/v1?key=AIza123456', [new Headers({ authorization: 'Bearer sk-123456' })])
@@ -31,18 +44,24 @@ export function requestSecrets(
   extraHeaders: readonly string[] = [],
 ): string[] {
   const found = new Set<string>();
-  const add = (value: string | null | undefined) => {
+  const minLengthOf = (name: string) =>
+    (CREDENTIAL_HEADERS as readonly string[]).includes(name) || CREDENTIAL_NAME.test(name)
+      ? 1
+      : MIN_ANYWHERE_LENGTH;
+  const add = (value: string | undefined, minLength: number) => {
     const trimmed = value?.trim();
-    if (trimmed === undefined || trimmed.length < MIN_SECRET_LENGTH) return;
-    found.add(trimmed);
-    found.add(encodeURIComponent(trimmed));
+    if (trimmed === undefined || trimmed.length < minLength) return;
+    for (const form of encodedForms(trimmed)) found.add(form);
   };
   for (const headers of headerSets) {
     if (!headers) continue;
     for (const name of [...CREDENTIAL_HEADERS, ...extraHeaders]) {
-      const value = headers.get(name);
-      add(value);
-      add(value?.replace(/^[A-Za-z][\w-]*\s+/, ''));
+      const value = headers.get(name)?.trim();
+      if (value === undefined) continue;
+      const minLength = minLengthOf(name);
+      const token = value.replace(/^[A-Za-z][\w-]*\s+/, '');
+      const pair = /^basic\s/i.test(value) ? decodedBasic(token) : undefined;
+      for (const secret of [value, token, pair, pair?.slice(pair.indexOf(':') + 1)]) add(secret, minLength);
     }
   }
   let query: URLSearchParams | undefined;
@@ -52,22 +71,56 @@ export function requestSecrets(
   } catch {
     // not a URL: checkRequest refused it before anything was sent
   }
-  for (const value of query?.values() ?? []) add(value);
+  for (const [name, value] of query ?? []) add(value, minLengthOf(name));
   for (const pair of search.slice(1).split('&')) {
     const equals = pair.indexOf('=');
-    if (equals >= 0) add(pair.slice(equals + 1));
+    if (equals >= 0) add(pair.slice(equals + 1), minLengthOf(pair.slice(0, equals)));
   }
   return [...found].sort((a, b) => b.length - a.length);
 }
 
+/** `value` as written, as a URL encodes it (either case of hex digit) and as a form does (`+`). */
+function encodedForms(value: string): string[] {
+  const encoded = encodeURIComponent(value);
+  const lower = encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  return [value, encoded, lower, encoded.replaceAll('%20', '+'), lower.replaceAll('%20', '+')];
+}
+
+/** The `user:password` of a Basic token, as UTF-8, or `undefined` when it is no base64 of one. */
+function decodedBasic(token: string): string | undefined {
+  try {
+    const bytes = Uint8Array.from(atob(token), (char) => char.charCodeAt(0));
+    const pair = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return pair.includes(':') ? pair : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short secret only between characters that are not letters or digits (see `MIN_ANYWHERE_LENGTH`). */
+const bounded = (secret: string, pattern: string): RegExp | undefined =>
+  secret.length >= MIN_ANYWHERE_LENGTH
+    ? undefined
+    : new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?![\\p{L}\\p{N}])`, 'gu');
+
+/** `text` with `[redacted]` for `secret`: anywhere, or, when short, as a whole token. */
+function cut(text: string, secret: string): string {
+  const short = bounded(secret, escapeRegExp(secret));
+  return short ? text.replace(short, '[redacted]') : text.split(secret).join('[redacted]');
+}
+
+// `-` is left as is: outside a class it needs no escape, and with the `u` flag `\-` is an error.
+const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
 /**
  * `text` with every occurrence of each secret replaced by `[redacted]`: for what a server sends
  * back (an error body that quotes the request's key), before it becomes an error's message or body.
+ * A secret under 8 characters is cut only as a whole token (`abc` from `key abc.`, not from `abcd`).
  * @example redactSecrets('bad key sk-123456', ['sk-123456']) // 'bad key [redacted]'
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
-  for (const secret of secrets) result = result.split(secret).join('[redacted]');
+  for (const secret of secrets) result = cut(result, secret);
   return result;
 }
 
@@ -81,12 +134,12 @@ const hexDigit = (digit: string): string =>
  */
 function escapedForm(secret: string): RegExp {
   const parts = [...secret].map((char) => {
-    const literal = char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    const literal = escapeRegExp(char);
     if (char.length !== 1) return literal;
     const unicode = `\\\\u${[...char.charCodeAt(0).toString(16).padStart(4, '0')].map(hexDigit).join('')}`;
     return `(?:${literal}|${unicode}${char === '/' ? '|\\\\/' : ''})`;
   });
-  return new RegExp(parts.join(''), 'g');
+  return bounded(secret, parts.join('')) ?? new RegExp(parts.join(''), 'g');
 }
 
 /**
