@@ -19,6 +19,11 @@ export interface OutgoingRequest {
   readonly headers: Headers;
   /** The exact body text that will be sent. */
   readonly body: string;
+  /**
+   * Aborted when the request is given up (the subscriber left, the idle timeout fired) while the
+   * signer still works: pass it on to what it waits for (a credentials endpoint).
+   */
+  readonly signal: AbortSignal;
 }
 
 /** Options of {@link httpClient}: everything fixed for one model. */
@@ -115,7 +120,7 @@ export function httpClient(options: HttpClientOptions): HttpClient {
         let response: Response;
         try {
           if (sign) {
-            await sign({ url, method: 'POST', headers, body });
+            await sign({ url, method: 'POST', headers, body, signal });
             if (signal.aborted) return;
           }
           // Looked up per request, so a fetch installed later is the one used. A redirect is

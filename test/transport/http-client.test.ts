@@ -64,7 +64,7 @@ describe('httpClient', () => {
       provider: 'p',
       defaultHeaders: { 'x-a': 'default' },
       headers: { 'X-B': 'model' },
-      sign: (request) => {
+      sign: ({ signal: _signal, ...request }) => {
         signed.push({ ...request, headers: Object.fromEntries(request.headers) });
         request.headers.set('x-signature', `sig-${signed.length}`);
       },
@@ -109,6 +109,30 @@ describe('httpClient', () => {
     );
     expect(NetworkError.is(thrown.error)).toBe(true);
     expect((thrown.error as Error).cause).toMatchObject({ message: 'boom' });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  // Regression (issue 15, "every wait has a bound"): a signer waiting on a credentials endpoint had
+  // no way to learn that its request was given up, and kept waiting after the subscriber left.
+  it("aborts the signer's signal when the subscriber leaves while it works, and sends nothing", async () => {
+    const server = await servers.start([{ chunks: ['ok'] }]);
+    let seen: AbortSignal | undefined;
+    const subscription = httpClient({
+      provider: 'p',
+      sign: ({ signal }) => {
+        seen = signal;
+        return new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        });
+      },
+    })
+      .stream({ url: server.url, body: {} })
+      .subscribe({ error: () => undefined });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen?.aborted).toBe(false);
+    subscription.unsubscribe();
+    expect(seen?.aborted).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.requests).toHaveLength(0);
   });
 
