@@ -1,7 +1,5 @@
-import { EMPTY, filter, type Observable, Subject, type Subscription, take, timeout } from 'rxjs';
-import { SlowConsumerError } from '../core/index.ts';
-import type { BodyPacer } from './body-pacer.ts';
-import { paced } from './paced-events.ts';
+import type { Observable, Subscription } from 'rxjs';
+import { BodyPacer } from './body-pacer.ts';
 import { isResumable } from './resumable-events.ts';
 import { sseBufferGuard } from './sse-buffer-guard.ts';
 import { SSE_HEADERS } from './sse-headers.ts';
@@ -18,7 +16,10 @@ export interface SSEResponseInit extends ResponseInit, SSEStreamOptions {
    * events stop being read (from the store too) until the body is read again. @default 262_144 (256 KiB)
    */
   pauseBytes?: number;
-  /** How long paced events wait for the body to be read before the stream ends with `SlowConsumerError`. @default 30_000 */
+  /**
+   * How long paced events wait for the body to be read before the stream ends with
+   * `SlowConsumerError`; a `pacer` made with a `stallMs` of its own keeps that. @default 30_000
+   */
   stallMs?: number;
   /** Paces the events inside `events$` by this body's reads (see `BodyPacer`); the body then holds up to `pauseBytes` unread. */
   pacer?: BodyPacer;
@@ -54,9 +55,9 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
     pacer,
     ...responseInit
   } = init;
-  const pace = isResumable(events$) || pacer !== undefined;
-  // Each time the body is read and has room again.
-  const pulled = new Subject<void>();
+  // Resumable events are paced here; transformed ones by the caller's pacer, bound to this body.
+  const pacing = pacer ?? (isResumable(events$) ? new BodyPacer() : undefined);
+  const pace = pacing !== undefined;
   const encoder = new TextEncoder();
   let subscription: Subscription | undefined;
   let ended = false;
@@ -73,31 +74,13 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        pacer?.bind(controller, highWaterMark);
-        const source = isResumable(events$)
-          ? paced(
-              events$,
-              () => (controller.desiredSize ?? 1) <= 0,
-              () =>
-                pulled.pipe(
-                  // Half the body read, not a chunk: a resume per chunk would re-read the store
-                  // (a Redis connection and XRANGE) per chunk.
-                  filter(() => (controller.desiredSize ?? 0) >= highWaterMark / 2),
-                  take(1),
-                  timeout({
-                    first: stallMs,
-                    with: () => {
-                      const stalled = new SlowConsumerError(
-                        highWaterMark - (controller.desiredSize ?? 0),
-                        pauseBytes,
-                      );
-                      end(() => controller.error(stalled));
-                      return EMPTY;
-                    },
-                  }),
-                ),
-            )
-          : events$;
+        pacing?.bind({
+          controller,
+          highWaterMark,
+          stallMs,
+          stalled: (error) => end(() => controller.error(error)),
+        });
+        const source = pacing ? pacing.pace(events$) : events$;
         subscription = source
           .pipe(
             toSSEFrames({
@@ -122,8 +105,7 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
         if (ended) subscription.unsubscribe();
       },
       pull() {
-        pulled.next();
-        pacer?.pulled();
+        pacing?.pulled();
       },
       cancel() {
         end(() => undefined);

@@ -1,0 +1,100 @@
+// Regression (left from issue 15's review): a `BodyPacer` (what useChat's and AG-UI's responses
+// pace a run with) ignored `toSSEResponse`'s `stallMs` and, when its own 30 s ran out, ended the
+// events with an `event: error` frame queued behind the unread ones instead of ending the body:
+// a client that stopped reading was never cut off. One mechanism now, the pacer's, for both.
+import { defer, map, range } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/agent-event.ts';
+import { SlowConsumerError } from '../../src/core/index.ts';
+import { BodyPacer, resumableEvents, type SequencedEvent, toSSEResponse } from '../../src/http/index.ts';
+
+const EVENTS = 200;
+const PAD = 'x'.repeat(4_096);
+
+/** A run's events, resumable after an id: each about 4 KiB. */
+const run = () =>
+  resumableEvents((after) =>
+    defer(() =>
+      range(
+        after === undefined ? 0 : Number(after) + 1,
+        EVENTS - (after === undefined ? 0 : Number(after) + 1),
+      ),
+    ).pipe(
+      map((i): SequencedEvent => ({ id: String(i), event: { type: 'text-delta', text: PAD } as AgentEvent })),
+    ),
+  );
+
+/** Reads the whole body: the `id:`s that came, and how it ended. */
+async function readAll(body: ReadableStream<Uint8Array>): Promise<{ ids: number; error?: unknown }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    return { ids: text.match(/^id:/gm)?.length ?? 0, error };
+  }
+  return { ids: text.match(/^id:/gm)?.length ?? 0 };
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a body left unread behind a BodyPacer', () => {
+  it("ends with SlowConsumerError after toSSEResponse's stallMs", async () => {
+    const pacer = new BodyPacer();
+    const response = toSSEResponse(pacer.pace(run()).pipe(map((event) => event)), {
+      pacer,
+      pauseBytes: 16_384,
+      stallMs: 100,
+      heartbeatMs: 0,
+    });
+    await wait(400);
+    const { ids, error } = await readAll(response.body!);
+    expect(error).toBeInstanceOf(SlowConsumerError);
+    expect((error as SlowConsumerError).limitBytes).toBe(16_384);
+    expect(ids).toBeLessThan(EVENTS);
+  });
+
+  it('after its own stallMs when it was made with one', async () => {
+    const pacer = new BodyPacer(100);
+    const response = toSSEResponse(pacer.pace(run()), {
+      pacer,
+      pauseBytes: 16_384,
+      stallMs: 60_000,
+      heartbeatMs: 0,
+    });
+    await wait(400);
+    const { error } = await readAll(response.body!);
+    expect(error).toBeInstanceOf(SlowConsumerError);
+  });
+
+  it('a client that keeps reading gets every event, however long it takes in all', async () => {
+    const pacer = new BodyPacer();
+    const response = toSSEResponse(pacer.pace(run()), {
+      pacer,
+      pauseBytes: 16_384,
+      stallMs: 100,
+      heartbeatMs: 0,
+    });
+    const reader = response.body!.getReader();
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      await wait(1);
+    }
+    expect(bytes).toBeGreaterThan(EVENTS * PAD.length);
+  });
+
+  it('resumable events without a pacer: the same cut-off', async () => {
+    const response = toSSEResponse(run(), { pauseBytes: 16_384, stallMs: 100, heartbeatMs: 0 });
+    await wait(400);
+    const { error } = await readAll(response.body!);
+    expect(error).toBeInstanceOf(SlowConsumerError);
+  });
+});
