@@ -1,41 +1,65 @@
-/** Headers whose values are credentials, whichever provider sends them. */
-const CREDENTIAL_HEADERS = [
+/**
+ * Words that make a header, query parameter or cookie name a credential's (`authorization`,
+ * `x-api-key`, `x-goog-api-key`, `cf-aig-authorization`, `?access_token=`, `?sig=`, `apiKey`,
+ * `sid`): its value is a secret at any length from {@link MIN_SECRET_LENGTH}. Matched as whole
+ * words of the name, so `design`, `monkey` and `author` are none.
+ */
+const CREDENTIAL_WORDS = new Set([
+  'key',
+  'apikey',
+  'token',
+  'secret',
+  'sig',
+  'signature',
+  'password',
+  'passwd',
+  'pass',
+  'pwd',
+  'auth',
   'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'api-key',
-  'x-goog-api-key',
-  'x-amz-security-token',
+  'credential',
+  'credentials',
   'cookie',
-] as const;
+  'session',
+  'sessionid',
+  'sid',
+  'jwt',
+]);
+
+/** Whether `name` (a header, query parameter or cookie name) is a credential's, by its words. */
+function isCredentialName(name: string): boolean {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z\d]+/)
+    .some((word) => CREDENTIAL_WORDS.has(word));
+}
+
+/** Shorter values are no secrets worth the cut (`?key=1` would cut every `1` of a JSON body). */
+const MIN_SECRET_LENGTH = 4;
 
 /**
  * A secret at least this long is cut wherever it appears. A shorter one (a test key, a short
- * password) is cut only as a whole token, between characters that are not letters or digits: cut
- * everywhere, `abc` would also go from every word that holds it.
+ * password) only as a whole token, between characters that are not letters or digits: cut
+ * everywhere, `abc1` would also go from every word that holds it. The value of a name that is no
+ * credential's (`?alt=sse`, `x-tenant`) counts from this length.
  */
 const MIN_ANYWHERE_LENGTH = 8;
-
-/**
- * Query parameters and further headers named like this carry a credential (`?key=`,
- * `?access_token=`, `?sig=`, `x-auth-token`): cut at any length. Others (`?alt=sse`, `x-tenant`)
- * from 8 characters.
- */
-const CREDENTIAL_NAME = /key|token|secret|sig|pass|auth|cred|cookie|session/i;
 
 /** Resolves a relative URL (`fromSSE('/api/…?token=…')` in a page): its query is still the request's. */
 const RELATIVE_BASE = 'http://relative.invalid/';
 
 /**
- * The secrets one request carries, as a server might quote them back: every credential header's
- * value (and its token without the `Bearer `/`Basic ` scheme, and a Basic token's decoded
- * `user:password` and password; `cookie` among them), `extraHeaders`' values, and every query
- * parameter's value of `url` (Gemini-style `?key=`), relative or not, as decoded and as written. Each
- * also as a URL or a form would encode it (upper- and lower-case escapes, `+` for a space). Query
- * values under 8 characters only of parameters named like a credential (`?alt=sse` is none).
- * Longest first, so a value is cut before a part of it.
+ * The secrets one request carries, as a server might quote them back: the value of every header
+ * named like a credential's (`authorization`, `x-api-key`, `cf-aig-authorization`, `cookie`) or
+ * named in `extraHeaders`, its token without the `Bearer `/`Basic ` scheme, a Basic token's decoded
+ * `user:password` and password, each cookie's value, and every query parameter's value of
+ * `url` (Gemini-style `?key=`), relative or not, as decoded and as written. Each also as a URL, a
+ * form and JSON text would write it (see `encodedForms`). Longest first, so a value is cut before a
+ * part of it.
  * @param headerSets the request's headers, from every source
- * @param extraHeaders further header names that carry the provider's credential
+ * @param extraHeaders further header names whose values may be secrets (from 8 characters, unless
+ *   named like a credential's)
  * @example requestSecrets('https://h.test/v1?key=AIza123456', [new Headers({ authorization: 'Bearer sk-123456' })])
  */
 export function requestSecrets(
@@ -44,25 +68,25 @@ export function requestSecrets(
   extraHeaders: readonly string[] = [],
 ): string[] {
   const found = new Set<string>();
-  const minLengthOf = (name: string) =>
-    (CREDENTIAL_HEADERS as readonly string[]).includes(name) || CREDENTIAL_NAME.test(name)
-      ? 1
-      : MIN_ANYWHERE_LENGTH;
-  const add = (value: string | undefined, minLength: number) => {
+  const add = (name: string, value: string | undefined) => {
     const trimmed = value?.trim();
-    if (trimmed === undefined || trimmed.length < minLength) return;
+    const min = isCredentialName(name) ? MIN_SECRET_LENGTH : MIN_ANYWHERE_LENGTH;
+    if (trimmed === undefined || trimmed.length < min) return;
     for (const form of encodedForms(trimmed)) found.add(form);
   };
+  const extra = new Set(extraHeaders.map((name) => name.toLowerCase()));
   for (const headers of headerSets) {
-    if (!headers) continue;
-    for (const name of [...CREDENTIAL_HEADERS, ...extraHeaders]) {
-      const value = headers.get(name)?.trim();
-      if (value === undefined) continue;
-      const minLength = minLengthOf(name);
-      const token = value.replace(/^[A-Za-z][\w-]*\s+/, '');
-      const pair = /^basic\s/i.test(value) ? decodedBasic(token) : undefined;
-      for (const secret of [value, token, pair, pair?.slice(pair.indexOf(':') + 1)]) add(secret, minLength);
-    }
+    headers?.forEach((value, name) => {
+      if (!isCredentialName(name) && !extra.has(name)) return;
+      for (const secret of headerSecrets(value.trim())) add(name, secret);
+      // Each cookie by its own name: `sid=…` at any length, `theme=dark` not.
+      if (name === 'cookie') {
+        for (const cookie of value.split(';')) {
+          const equals = cookie.indexOf('=');
+          if (equals >= 0) add(cookie.slice(0, equals), cookie.slice(equals + 1));
+        }
+      }
+    });
   }
   let query: URLSearchParams | undefined;
   let search = '';
@@ -71,51 +95,81 @@ export function requestSecrets(
   } catch {
     // not a URL: checkRequest refused it before anything was sent
   }
-  for (const [name, value] of query ?? []) add(value, minLengthOf(name));
+  for (const [name, value] of query ?? []) add(name, value);
   for (const pair of search.slice(1).split('&')) {
     const equals = pair.indexOf('=');
-    if (equals >= 0) add(pair.slice(equals + 1), minLengthOf(pair.slice(0, equals)));
+    if (equals >= 0) add(pair.slice(0, equals), pair.slice(equals + 1));
   }
   return [...found].sort((a, b) => b.length - a.length);
 }
 
-/** `value` as written, as a URL encodes it (either case of hex digit) and as a form does (`+`). */
-function encodedForms(value: string): string[] {
-  const encoded = encodeURIComponent(value);
-  const lower = encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-  return [value, encoded, lower, encoded.replaceAll('%20', '+'), lower.replaceAll('%20', '+')];
+/**
+ * What one credential header's value holds: itself, its token after a scheme, and a Basic token's
+ * `user:password` and password (its user, when the password is empty).
+ */
+function headerSecrets(value: string): string[] {
+  const token = value.replace(/^[A-Za-z][\w-]*\s+/, '');
+  const secrets = [value, token];
+  if (/^basic\s/i.test(value)) {
+    const pair = decodedBasic(token);
+    const colon = pair?.indexOf(':') ?? -1;
+    // The user is the secret when there is no password (a key sent as `sk_live_…:`).
+    const password = pair?.slice(colon + 1);
+    if (pair !== undefined && colon >= 0) secrets.push(pair, password || pair.slice(0, colon));
+  }
+  return secrets;
 }
 
-/** The `user:password` of a Basic token, as UTF-8, or `undefined` when it is no base64 of one. */
+/**
+ * `value` as written and as others write it: percent-encoded as a URL does and as a form does (`+`
+ * for a space, `!'()*~` escaped too), each with upper- and lower-case hex digits, and as a JSON
+ * string's text (`\"`, `\\`).
+ */
+function encodedForms(value: string): string[] {
+  const url = encodeURIComponent(value);
+  const form = new URLSearchParams([['', value]]).toString().slice(1);
+  const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  return [value, url, lower(url), form, lower(form), JSON.stringify(value).slice(1, -1)];
+}
+
+/** The `user:password` of a Basic token: UTF-8, else Latin-1; `undefined` when it is no base64. */
 function decodedBasic(token: string): string | undefined {
+  let binary: string;
   try {
-    const bytes = Uint8Array.from(atob(token), (char) => char.charCodeAt(0));
-    const pair = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return pair.includes(':') ? pair : undefined;
+    binary = atob(token);
   } catch {
     return undefined;
   }
-}
-
-/** A short secret only between characters that are not letters or digits (see `MIN_ANYWHERE_LENGTH`). */
-const bounded = (secret: string, pattern: string): RegExp | undefined =>
-  secret.length >= MIN_ANYWHERE_LENGTH
-    ? undefined
-    : new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?![\\p{L}\\p{N}])`, 'gu');
-
-/** `text` with `[redacted]` for `secret`: anywhere, or, when short, as a whole token. */
-function cut(text: string, secret: string): string {
-  const short = bounded(secret, escapeRegExp(secret));
-  return short ? text.replace(short, '[redacted]') : text.split(secret).join('[redacted]');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(binary, (char) => char.charCodeAt(0)),
+    );
+  } catch {
+    return binary;
+  }
 }
 
 // `-` is left as is: outside a class it needs no escape, and with the `u` flag `\-` is an error.
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 /**
+ * `text` with `[redacted]` for `secret`: anywhere, or, under 8 characters, as a whole token: after
+ * the start, a character that is no letter or digit, or a percent escape (`%3Dabc1`), and before
+ * the end or such a character.
+ */
+function cut(text: string, secret: string): string {
+  if (secret.length >= MIN_ANYWHERE_LENGTH) return text.split(secret).join('[redacted]');
+  const token = new RegExp(
+    `(?<=^|[^\\p{L}\\p{N}]|%[0-9A-Fa-f]{2})${escapeRegExp(secret)}(?=$|[^\\p{L}\\p{N}])`,
+    'gu',
+  );
+  return text.replace(token, '[redacted]');
+}
+
+/**
  * `text` with every occurrence of each secret replaced by `[redacted]`: for what a server sends
  * back (an error body that quotes the request's key), before it becomes an error's message or body.
- * A secret under 8 characters is cut only as a whole token (`abc` from `key abc.`, not from `abcd`).
+ * A secret under 8 characters is cut only as a whole token (`abc1` from `key abc1.`, not from `abc12`).
  * @example redactSecrets('bad key sk-123456', ['sk-123456']) // 'bad key [redacted]'
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
@@ -124,35 +178,32 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return result;
 }
 
-/** A hex digit of either case, as a JSON `\uXXXX` escape may write it. */
-const hexDigit = (digit: string): string =>
-  /[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit;
-
 /**
- * `secret` as JSON text may write it: each character as itself or as `\uXXXX` (either case), a
- * `/` also as `\/`. No quantifiers: matching is linear in the text.
+ * JSON text with the escapes it need not have written as the characters they stand for (`\u002B`
+ * as `+`, `\/` as `/`, a surrogate pair as its character); `\"`, `\\` and control characters stay
+ * escaped, so JSON stays JSON of the same value. One pass: linear in the text.
  */
-function escapedForm(secret: string): RegExp {
-  const parts = [...secret].map((char) => {
-    const literal = escapeRegExp(char);
-    if (char.length !== 1) return literal;
-    const unicode = `\\\\u${[...char.charCodeAt(0).toString(16).padStart(4, '0')].map(hexDigit).join('')}`;
-    return `(?:${literal}|${unicode}${char === '/' ? '|\\\\/' : ''})`;
+function withoutNeedlessEscapes(text: string): string {
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|([\s\S]))/g, (escape, hex?: string, char?: string) => {
+    if (char !== undefined) return char === '/' ? '/' : escape;
+    const code = Number.parseInt(hex as string, 16);
+    return code < 0x20 || code === 0x22 || code === 0x5c ? escape : String.fromCharCode(code);
   });
-  return bounded(secret, parts.join('')) ?? new RegExp(parts.join(''), 'g');
 }
 
 /**
  * An error body with every secret cut, as written and as JSON text may escape it (`\u002B` for
  * `+`, `\/` for `/`, as .NET and PHP write them): the message taken from a JSON body is the
- * decoded text. Textual, so a body cut short at the read cap, or no JSON at all, is cut too.
+ * decoded text. Where a secret is found only escaped, the body kept has those needless escapes
+ * written out. Textual, so a body cut short at the read cap, or no JSON at all, is cut too.
  * @example redactBody('{"m":"bad k3y\\u002B1234567"}', ['k3y+1234567']) // '{"m":"bad [redacted]"}'
  */
 export function redactBody(text: string, secrets: readonly string[]): string {
-  let result = redactSecrets(text, secrets);
-  if (!result.includes('\\')) return result;
-  for (const secret of secrets) result = result.replace(escapedForm(secret), '[redacted]');
-  return result;
+  const direct = redactSecrets(text, secrets);
+  if (!direct.includes('\\')) return direct;
+  const written = withoutNeedlessEscapes(direct);
+  const cut = redactSecrets(written, secrets);
+  return cut === written ? direct : cut;
 }
 
 /**

@@ -79,39 +79,127 @@ describe('a gateway that quotes the secret in another form', () => {
 
 describe('requestSecrets and redactSecrets', () => {
   it('a short secret is cut only between characters that are not letters or digits', () => {
-    const secrets = requestSecrets('https://h.test/v1?key=abc', [new Headers({ 'x-api-key': 'q1' })]);
-    expect(redactSecrets('abc, abcd, xabc, (abc) q1 q12 q1.', secrets)).toBe(
-      '[redacted], abcd, xabc, ([redacted]) [redacted] q12 [redacted].',
+    const secrets = requestSecrets('https://h.test/v1?key=abc1', [new Headers({ 'x-api-key': 'q1w2' })]);
+    expect(redactSecrets('abc1, abc12, xabc1, (abc1) q1w2 q1w23 q1w2.', secrets)).toBe(
+      '[redacted], abc12, xabc1, ([redacted]) [redacted] q1w23 [redacted].',
     );
   });
 
-  it('a query value of a plain parameter under 8 characters is no secret; of a credential name it is', () => {
-    const secrets = requestSecrets('https://h.test/v1?alt=sse&api-version=2024&access_token=t0k', []);
-    expect(secrets).not.toContain('sse');
-    expect(secrets).not.toContain('2024');
-    expect(secrets).toContain('t0k');
+  it('values under 4 characters are no secrets: ?key=1 does not cut every 1 of a JSON body', () => {
+    const secrets = requestSecrets('https://h.test/v1?key=1', [new Headers({ authorization: 'Bearer a' })]);
+    const body = '{"error":{"code":1,"message":"Provide a valid key","type":"a"}}';
+    expect(redactBody(body, secrets)).toBe(body);
   });
 
-  it('further headers: a credential name at any length, others from 8 characters', () => {
-    const headers = new Headers({ 'x-tenant': '7', 'x-session': 's7', 'x-region': 'eu-west-1a' });
+  it('a query value of a plain parameter under 8 characters is no secret; of a credential name it is', () => {
+    const secrets = requestSecrets(
+      'https://h.test/v1?alt=sse&api-version=2024&access_token=t0k3&design=abcd&author=bobby',
+      [],
+    );
+    expect(secrets).not.toContain('sse');
+    expect(secrets).not.toContain('2024');
+    expect(secrets).not.toContain('abcd');
+    expect(secrets).not.toContain('bobby');
+    expect(secrets).toContain('t0k3');
+  });
+
+  it('every header named like a credential, whoever set it: a gateway key is cut too', () => {
+    const headers = new Headers({
+      'cf-aig-authorization': 'Bearer cfaig-SECRET-1234567',
+      'helicone-auth': 'Bearer sk-helicone-SECRET-99',
+      apiKey: 'k3y4',
+      'x-tenant': '7',
+      'x-region': 'eu-west-1a',
+    });
+    const secrets = requestSecrets('https://h.test/', [headers]);
+    expect(secrets).toEqual(
+      expect.arrayContaining(['cfaig-SECRET-1234567', 'sk-helicone-SECRET-99', 'k3y4']),
+    );
+    expect(secrets).not.toContain('7');
+    expect(secrets).not.toContain('eu-west-1a');
+  });
+
+  it('further headers: a credential name at 4 characters, others from 8', () => {
+    const headers = new Headers({ 'x-tenant': '7', 'x-session': 's7s7', 'x-region': 'eu-west-1a' });
     const secrets = requestSecrets('https://h.test/', [headers], ['x-tenant', 'x-session', 'x-region']);
     expect(secrets).not.toContain('7');
-    expect(secrets).toContain('s7');
+    expect(secrets).toContain('s7s7');
     expect(secrets).toContain('eu-west-1a');
   });
 
-  it('a Basic token that is no base64 of user:password adds only itself', () => {
+  it('each cookie by its own name', () => {
+    const secrets = requestSecrets('https://h.test/', [
+      new Headers({ cookie: 'theme=dark; sid=9f8e7d6c5b4a3f2e1d0c; lang=en' }),
+    ]);
+    expect(redactSecrets('session 9f8e7d6c5b4a3f2e1d0c expired, theme dark', secrets)).toBe(
+      'session [redacted] expired, theme dark',
+    );
+  });
+
+  it('Basic: a Latin-1 pair, and a key sent as the user with no password', () => {
+    const latin = requestSecrets('https://h.test/', [
+      new Headers({ authorization: `Basic ${btoa('user:p\xe4sswort99')}` }),
+    ]);
+    expect(redactSecrets('user:p\u00e4sswort99 rejected', latin)).toBe('[redacted] rejected');
+    const keyAsUser = requestSecrets('https://h.test/', [
+      new Headers({ authorization: `Basic ${btoa('sk_live_abcdef123456:')}` }),
+    ]);
+    expect(redactSecrets('no such key: sk_live_abcdef123456', keyAsUser)).toBe('no such key: [redacted]');
+  });
+
+  it('a Basic token that is no base64 adds only itself', () => {
     const secrets = requestSecrets('https://h.test/', [new Headers({ authorization: 'Basic %%%notbase64' })]);
     expect(secrets).toContain('%%%notbase64');
     expect(secrets.every((secret) => !secret.includes(':'))).toBe(true);
   });
 
-  it('a short secret quoted JSON-escaped is cut as a whole token too', () => {
-    expect(redactBody('{"m":"key a\\u002Fb, ka/bc"}', ['a/b'])).toBe('{"m":"key [redacted], ka/bc"}');
+  it("form encoding escapes !'()*~ too", () => {
+    const secrets = requestSecrets("https://h.test/v1?key=Passw0rd!(x)~'*", []);
+    const form = new URLSearchParams({ key: "Passw0rd!(x)~'*" }).toString();
+    expect(redactSecrets(form, secrets)).toBe('key=[redacted]');
+  });
+
+  it('a short secret right after or before an escape (.NET writes quotes as \\u0027) is cut', () => {
+    const secrets = requestSecrets('https://h.test/v1?token=x7Kq2p', []);
+    expect(JSON.parse(redactBody('{"m":"token \\u0027x7Kq2p\\u0027 expired"}', secrets)).m).toBe(
+      "token '[redacted]' expired",
+    );
+    expect(redactSecrets('/login?next=%2Fa%2Fstream%3Ftoken%3Dx7Kq2p', secrets)).toBe(
+      '/login?next=%2Fa%2Fstream%3Ftoken%3D[redacted]',
+    );
+  });
+
+  it('JSON escapes: a secret with " or \\, and one with a surrogate pair written as two escapes', () => {
+    const quoted = requestSecrets('https://h.test/', [new Headers({ 'x-api-key': 'pa"ss\\word-123456' })]);
+    const body = JSON.stringify({ m: 'bad key pa"ss\\word-123456' });
+    expect(JSON.parse(redactBody(body, quoted)).m).toBe('bad key [redacted]');
+    const emoji = requestSecrets('https://h.test/v1?token=k\u{1F600}1234567', []);
+    expect(JSON.parse(redactBody('{"m":"k\\ud83d\\ude001234567"}', emoji)).m).toBe('[redacted]');
+  });
+
+  it('a JSON-escaped secret is cut and the body stays JSON of the same value', () => {
+    const body = '{"m":"bad k3y\\u002B1234567 \\"q\\" \\\\u0041"}';
+    const out = redactBody(body, ['k3y+1234567']);
+    expect(JSON.parse(out)).toEqual({ m: 'bad [redacted] "q" \\u0041' });
+  });
+
+  // The review of b91943a: one regular expression per secret, of every form, grew past V8's limit
+  // for a long secret (a long query value, percent-encoded twice): redaction threw a SyntaxError
+  // that quoted the secret. And its cost was text × secret. Now a split per form and one linear pass.
+  it('a long secret against a long body with escapes: no throw, and linear', () => {
+    const secret = 'B'.repeat(20_000);
+    const secrets = requestSecrets(`https://h.test/v1?token=${'你'.repeat(2_000)}`, [
+      new Headers({ authorization: `Bearer ${secret}` }),
+    ]);
+    const body = `{"m":"${'\\B'.repeat(32_000)} ${secret}"}`;
+    const started = performance.now();
+    const out = redactBody(body, secrets);
+    expect(out).not.toContain(secret);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('a secret with regular-expression characters is matched literally, never as a pattern', () => {
     expect(redactSecrets('x (a-b|c) y a-b', ['(a-b|c)'])).toBe('x [redacted] y a-b');
-    expect(redactSecrets('1.2 and 1x2', ['1.2'])).toBe('[redacted] and 1x2');
+    expect(redactSecrets('1.2.3 and 1x2x3', ['1.2.3'])).toBe('[redacted] and 1x2x3');
   });
 });
