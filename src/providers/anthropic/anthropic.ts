@@ -106,7 +106,7 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   // https://docs.anthropic.com/en/api/messages-count-tokens
   const countTokens = async (request: ChatRequest, call?: CallOptions) => {
     const body = anthropicCountTokensBody(bodyOf(request, requestToolNames(request)));
-    const answer = await postJson(client, `${url}/count_tokens`, body, call);
+    const answer = await postJson(client, `${url}/count_tokens`, body, call, options.timeoutMs);
     return countIn(PROVIDER, answer, 'input_tokens');
   };
 

@@ -103,6 +103,7 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
       `${baseURL}/${path}:countTokens`,
       geminiCountTokensBody(path, body),
       call,
+      options.timeoutMs,
     );
     return countIn(PROVIDER, answer, 'totalTokens');
   };

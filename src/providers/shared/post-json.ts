@@ -1,20 +1,27 @@
 import { lastValueFrom, reduce } from 'rxjs';
 import { type CallOptions, StreamParseError } from '../../core/index.ts';
 import { cancelOnAbort } from '../../operators/index.ts';
+import { idleTimeout } from '../../operators/idle-timeout.ts';
 import type { HttpClient } from '../../transport/index.ts';
+import { DEFAULT_IDLE_TIMEOUT_MS } from './provider-options.ts';
 
 /**
  * POSTs `body` as JSON through a model's client (its headers, credential check, error mapping)
  * and resolves with the parsed JSON answer. For the small non-streaming calls beside a model's
- * stream (token counting); `options.signal` aborts the request.
+ * stream (token counting); `options.signal` aborts the request. Like a stream, it errors with
+ * `TimeoutError` after `timeoutMs` of silence (the call's, else the model's, 10 minutes by default).
+ * @param modelTimeoutMs the model's `timeoutMs` option
  */
 export async function postJson(
   client: HttpClient,
   url: string,
   body: unknown,
   options: CallOptions = {},
+  modelTimeoutMs?: number,
 ): Promise<unknown> {
+  const timeoutMs = options.timeoutMs ?? modelTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const bytes$ = client.stream({ url, body, ...(options.headers ? { headers: options.headers } : {}) }).pipe(
+    (source) => (Number.isFinite(timeoutMs) ? source.pipe(idleTimeout<Uint8Array>(timeoutMs)) : source),
     cancelOnAbort(options.signal),
     reduce<Uint8Array, Uint8Array[]>((chunks, chunk) => {
       chunks.push(chunk);
