@@ -1,5 +1,5 @@
 import { defer, finalize, from, type Observable, switchMap, throwError, timeout } from 'rxjs';
-import { SessionBusyError, SessionStoreError } from '../core/index.ts';
+import { SessionBusyError, SessionStoreError, TimeoutError } from '../core/index.ts';
 import type { SessionStore } from '../sessions/index.ts';
 
 // Per store (or per backend, for stores that name theirs), per session id: the promise the next
@@ -24,12 +24,15 @@ export const DEFAULT_HOLD_MS = 30_000;
 /**
  * The error of a store call that did not settle within the store's bound (`timeoutMs`, else
  * {@link DEFAULT_HOLD_MS}): a store of one's own that hangs fails the run rather than holding it.
+ * The same shape as a built-in store's own timeout (`storeOperation`): code `timeout`, a
+ * `TimeoutError` as its cause.
  * @example storeDidNotSettle('checkpoint', 'get', 30_000)
  */
 export function storeDidNotSettle(what: string, operation: 'get' | 'append', ms: number): SessionStoreError {
   return new SessionStoreError('custom', operation, {
     code: 'timeout',
     message: `The ${what} ${operation} did not settle within ${ms} ms`,
+    cause: new TimeoutError(ms, `No answer within ${ms} ms`),
   });
 }
 

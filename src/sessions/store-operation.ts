@@ -5,7 +5,8 @@ import { SessionConflictError, SessionStoreError, TimeoutError } from '../core/i
  * `SessionCorruptError` among them) passes as it is, any other failure becomes a
  * `SessionStoreError` naming the store and the operation (the backend's error as `cause`), so
  * callers see one typed error whatever the backend. With `timeoutMs`, an operation still pending
- * then rejects with a `SessionStoreError` whose cause is a `TimeoutError`, and `work`'s signal
+ * then rejects with a `SessionStoreError` of code `timeout` whose cause is a `TimeoutError` (as a
+ * session queue's own bound does, `storeDidNotSettle`), and `work`'s signal
  * aborts: abandoned work must not commit after its caller was told it failed (a transaction checks
  * the signal before `COMMIT`; the driver's own timeouts end the rest).
  * @example storeOperation('redis', 'append', () => client.evalsha(…), 20_000)
@@ -33,7 +34,8 @@ export async function storeOperation<T>(
     return await Promise.race([running, expired]);
   } catch (error) {
     if (SessionConflictError.is(error) || SessionStoreError.is(error)) throw error;
-    throw new SessionStoreError(store, operation, { cause: error });
+    const timedOut = timeoutMs !== undefined && error === abandon.signal.reason;
+    throw new SessionStoreError(store, operation, { cause: error, ...(timedOut ? { code: 'timeout' } : {}) });
   } finally {
     clearTimeout(timer);
   }
