@@ -59,8 +59,12 @@ export interface HttpStreamRequest {
   body: unknown;
   /** This call's headers, merged case-insensitively over the client's. */
   headers?: Readonly<Record<string, string>>;
-  /** Called with every response as it arrives, before its body is read (e.g. for its request id). */
-  onResponse?: (response: Response) => void;
+  /**
+   * Called with every response as it arrives, before its body is read (e.g. for its request id),
+   * and the secrets the request carried (`requestSecrets`, computed when called): what to cut from
+   * an error the body reports (an error event inside a 200 stream).
+   */
+  onResponse?: (response: Response, secrets: () => readonly string[]) => void;
 }
 
 /** The HTTP side of one model: its merged headers and the request checks, over `fetch`. */
@@ -137,11 +141,13 @@ export function httpClient(options: HttpClientOptions): HttpClient {
           if (RxAgentError.is(error)) throw error;
           throw networkFailure(provider, url, error);
         }
-        request.onResponse?.(response);
+        // A careless server quotes the request back (its key, a signature, a ?key= URL), in its
+        // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
+        let carried: readonly string[] | undefined;
+        const secretsOf = () => (carried ??= requestSecrets(url, [headers], credential?.headers));
+        request.onResponse?.(response, secretsOf);
         if (isRedirect(response) || !response.ok) {
-          // A careless server quotes the request back (its key, a signature, a ?key= URL), in its
-          // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
-          const secrets = requestSecrets(url, [headers], credential?.headers);
+          const secrets = secretsOf();
           if (isRedirect(response)) throw redirectRefused(provider, url, response, secrets);
           const text = redactBody(await readErrorBody(response), secrets);
           const kept = redactedHeaders(response.headers, secrets);

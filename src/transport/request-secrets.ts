@@ -1,30 +1,12 @@
 /**
- * Words that make a header, query parameter or cookie name a credential's (`authorization`,
- * `x-api-key`, `x-goog-api-key`, `cf-aig-authorization`, `?access_token=`, `?sig=`, `apiKey`,
- * `sid`): its value is a secret at any length from {@link MIN_SECRET_LENGTH}. Matched as whole
- * words of the name, so `design`, `monkey` and `author` are none.
+ * A word of a header, query parameter or cookie name that makes it a credential's: `key`, `sig`,
+ * `sid`, `cookie`, a word ending in `token`, `secret`, `password` or `signature` (`authtoken`,
+ * `clientsecret`), one starting with `auth` but not `author` (`authorization`, `authkey`; not `authors`), a `key`
+ * of an API, an access, a client … (`apikey`, `secretkey`), `bypass`. Whole words, so `design`,
+ * `monkey` and `author` are none. Header names come lower-cased (`X-AuthToken` is `x-authtoken`).
  */
-const CREDENTIAL_WORDS = new Set([
-  'key',
-  'apikey',
-  'token',
-  'secret',
-  'sig',
-  'signature',
-  'password',
-  'passwd',
-  'pass',
-  'pwd',
-  'auth',
-  'authorization',
-  'credential',
-  'credentials',
-  'cookie',
-  'session',
-  'sessionid',
-  'sid',
-  'jwt',
-]);
+const CREDENTIAL_WORD =
+  /^(?:auth(?!or(?!i[sz])).*|.*(?:token|secret|password|passwd|signature|credential)s?|(?:api|auth|secret|access|private|client|session|master|admin|subscription)?keys?|sig|pass|pwd|cookie|session(?:id)?|sid|jwt|bypass)$/;
 
 /** Whether `name` (a header, query parameter or cookie name) is a credential's, by its words. */
 function isCredentialName(name: string): boolean {
@@ -32,7 +14,7 @@ function isCredentialName(name: string): boolean {
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z\d]+/)
-    .some((word) => CREDENTIAL_WORDS.has(word));
+    .some((word) => CREDENTIAL_WORD.test(word));
 }
 
 /** Shorter values are no secrets worth the cut (`?key=1` would cut every `1` of a JSON body). */
@@ -154,17 +136,25 @@ const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]
 
 /**
  * `text` with `[redacted]` for `secret`: anywhere, or, under 8 characters, as a whole token: after
- * the start, a character that is no letter or digit, or a percent escape (`%3Dabc1`), and before
- * the end or such a character.
+ * the start, a character that is no letter or digit, or an escape (`%3Dabc1`, `\nabc1`), and
+ * before the end or such a character.
  */
 function cut(text: string, secret: string): string {
   if (secret.length >= MIN_ANYWHERE_LENGTH) return text.split(secret).join('[redacted]');
-  const token = new RegExp(
-    `(?<=^|[^\\p{L}\\p{N}]|%[0-9A-Fa-f]{2})${escapeRegExp(secret)}(?=$|[^\\p{L}\\p{N}])`,
-    'gu',
-  );
+  // A "key" that is a JSON literal is a host's mistake (`apiKey: 'null'`): cut, it would break
+  // the JSON of every error body that has one.
+  if (JSON_LITERALS.has(secret)) return text;
+  const token = new RegExp(`(?<=${TOKEN_START})${escapeRegExp(secret)}(?=$|[^\\p{L}\\p{N}])`, 'gu');
   return text.replace(token, '[redacted]');
 }
+
+const JSON_LITERALS = new Set(['null', 'true', 'false']);
+
+/**
+ * Where a whole token starts: the start, a character that is no letter or digit, a percent escape
+ * (`%3D`), or a JSON escape (`\n`, `\u0027`) that stands for one.
+ */
+const TOKEN_START = String.raw`^|[^\p{L}\p{N}]|%[0-9A-Fa-f]{2}|\\[bfnrt]|\\u[0-9A-Fa-f]{4}`;
 
 /**
  * `text` with every occurrence of each secret replaced by `[redacted]`: for what a server sends
@@ -222,4 +212,24 @@ export function redactedHeaders(headers: Headers, secrets: readonly string[]): H
     copy.append(name, redactSecrets(value, secrets));
   });
   return copy;
+}
+
+/**
+ * `error` with every secret cut from its message and stack and, when it has them, its `body` and
+ * `raw` text and `headers` (an error a provider reported inside a 200 stream quotes what the
+ * server sent): the
+ * same error, changed in place, so its class and fields stay. Anything else passes as it is.
+ * @example redactError(new ApiError('bad key sk-123456', { status: 401, provider: 'p' }), ['sk-123456']).message // 'bad key [redacted]'
+ */
+export function redactError<E>(error: E, secrets: readonly string[]): E {
+  if (!(error instanceof Error) || secrets.length === 0) return error;
+  const fields = error as Error & { body?: unknown; raw?: unknown; headers?: unknown };
+  const message = redactSecrets(error.message, secrets);
+  if (message !== error.message) fields.message = message;
+  // The stack trace's first line is the message as it was made.
+  if (typeof error.stack === 'string') fields.stack = redactSecrets(error.stack, secrets);
+  if (typeof fields.body === 'string') fields.body = redactBody(fields.body, secrets);
+  if (typeof fields.raw === 'string') fields.raw = redactBody(fields.raw, secrets);
+  if (fields.headers instanceof Headers) fields.headers = redactedHeaders(fields.headers, secrets);
+  return error;
 }

@@ -4,7 +4,8 @@
 // and any key under 8 characters. Each case below printed the secret before.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/index.ts';
+import { ApiError, StreamLimitError, StreamParseError } from '../../src/index.ts';
+import { anthropic } from '../../src/providers/anthropic/index.ts';
 import { openai } from '../../src/providers/openai/index.ts';
 import { redactBody, redactSecrets, requestSecrets } from '../../src/transport/request-secrets.ts';
 import { settle } from '../support/settle.ts';
@@ -201,5 +202,92 @@ describe('requestSecrets and redactSecrets', () => {
   it('a secret with regular-expression characters is matched literally, never as a pattern', () => {
     expect(redactSecrets('x (a-b|c) y a-b', ['(a-b|c)'])).toBe('x [redacted] y a-b');
     expect(redactSecrets('1.2.3 and 1x2x3', ['1.2.3'])).toBe('[redacted] and 1x2x3');
+  });
+});
+
+// The second review: what a server reports after a 200 (an error event in the stream, a token
+// count answer) was never redacted; header names whose words run together were no credential's;
+// a short secret right after a JSON control escape, and a "key" that is a JSON literal.
+describe('secrets quoted after a 200', () => {
+  const servers = useTranscriptServer();
+  const KEY = 'sk-default-key-123456';
+
+  it.each([
+    [
+      'openai',
+      `data: ${JSON.stringify({ error: { message: `Invalid key ${KEY}`, type: 'auth' } })}\n\n`,
+      (url: string) => openai('gpt-4o-mini', { baseURL: `${url}/v1`, apiKey: KEY, retry: false }),
+    ],
+    [
+      'anthropic',
+      `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: `Invalid key ${KEY}` } })}\n\n`,
+      (url: string) => anthropic('claude-sonnet-4-5', { baseURL: url, apiKey: KEY, retry: false }),
+    ],
+  ] as const)('%s: an error event in the stream', async (_name, event, model) => {
+    const server = await servers.start(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [event],
+    }));
+    const { error } = await settle(model(server.url).stream({ messages: 'hi' }));
+    expect(ApiError.is(error)).toBe(true);
+    expect((error as Error).message).toContain('Invalid key [redacted]');
+    expect(shown(error)).not.toContain(KEY);
+  });
+
+  it.each([
+    ['not JSON', `upstream said: bad key ${KEY}`],
+    ['JSON without the count', JSON.stringify({ error: `bad key ${KEY}` })],
+  ])('countTokens: an answer %s', async (_name, answer) => {
+    const server = await servers.start(() => ({ status: 200, chunks: [answer] }));
+    const model = anthropic('claude-sonnet-4-5', { baseURL: server.url, apiKey: KEY, retry: false });
+    const error = await model.countTokens!({ messages: 'hi' }).catch((failure: unknown) => failure);
+    expect(StreamParseError.is(error)).toBe(true);
+    expect(shown(error)).not.toContain(KEY);
+  });
+
+  it('countTokens: an answer past the cap is a StreamLimitError, not a string too long', async () => {
+    const server = await servers.start(() => ({
+      status: 200,
+      chunks: Array.from({ length: 20 }, () => ' '.repeat(65_536)),
+    }));
+    const model = anthropic('claude-sonnet-4-5', { baseURL: server.url, apiKey: KEY, retry: false });
+    const error = await model.countTokens!({ messages: 'hi' }).catch((failure: unknown) => failure);
+    expect(StreamLimitError.is(error)).toBe(true);
+  });
+});
+
+describe('requestSecrets: names and tokens from the second review', () => {
+  it('header names whose words run together', () => {
+    const names = [
+      'x-authtoken',
+      'x-accesstoken',
+      'x-apitoken',
+      'authentication',
+      'x-secretkey',
+      'x-clientsecret',
+      'x-authkey',
+      'x-api-keys',
+      'x-vercel-protection-bypass',
+    ];
+    const headers = new Headers(names.map((name, i): [string, string] => [name, `value-${i}-abcdefgh`]));
+    expect(requestSecrets('https://h.test/', [headers])).toEqual(
+      expect.arrayContaining(names.map((_name, i) => `value-${i}-abcdefgh`)),
+    );
+    const plain = new Headers({ 'x-design': 'abcdefg', 'x-monkey': 'abcdefg', 'x-author': 'abcdefg' });
+    expect(requestSecrets('https://h.test/', [plain])).toEqual([]);
+  });
+
+  it('a short secret right after a JSON control escape', () => {
+    const secrets = requestSecrets('https://h.test/v1?key=k-42x', []);
+    expect(redactBody('{"m":"Invalid key:\\nk-42x and\\tk-42x"}', secrets)).toBe(
+      '{"m":"Invalid key:\\n[redacted] and\\t[redacted]"}',
+    );
+  });
+
+  it('a "key" that is a JSON literal does not break the JSON of the body', () => {
+    const secrets = requestSecrets('https://h.test/', [new Headers({ authorization: 'Bearer null' })]);
+    const body = '{"error":{"message":"Incorrect API key","param":null,"code":"invalid_api_key"}}';
+    expect(redactBody(body, secrets)).toBe(body);
   });
 });

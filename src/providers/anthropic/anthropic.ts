@@ -106,8 +106,8 @@ export function anthropic(modelId: string, options: AnthropicOptions = {}): Chat
   // https://docs.anthropic.com/en/api/messages-count-tokens
   const countTokens = async (request: ChatRequest, call?: CallOptions) => {
     const body = anthropicCountTokensBody(bodyOf(request, requestToolNames(request)));
-    const answer = await postJson(client, `${url}/count_tokens`, body, call, options.timeoutMs);
-    return countIn(PROVIDER, answer, 'input_tokens');
+    const read = (answer: unknown) => countIn(PROVIDER, answer, 'input_tokens');
+    return postJson(client, `${url}/count_tokens`, body, read, call, options.timeoutMs);
   };
 
   return createChatModel({

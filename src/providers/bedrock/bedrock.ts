@@ -101,14 +101,14 @@ export function bedrock(modelId: string, options: BedrockOptions = {}): ChatMode
     const toolNames = requestToolNames(request, BEDROCK_TOOL_NAME_RULE);
     const converse = buildConverseRequest(request, wire, options.additionalModelRequestFields, toolNames);
     const headers = { accept: 'application/json', ...call.headers };
-    const answer = await postJson(
+    return postJson(
       client,
       `${modelURL()}/count-tokens`,
       bedrockCountTokensBody(converse),
+      (answer) => countIn('bedrock', answer, 'inputTokens'),
       { ...call, headers },
       options.timeoutMs,
     );
-    return countIn('bedrock', answer, 'inputTokens');
   };
 
   return createChatModel({

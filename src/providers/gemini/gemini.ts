@@ -98,14 +98,14 @@ export function gemini(modelId: string, options: GeminiOptions = {}): ChatModel 
       wire,
       toolNames: requestToolNames(request),
     });
-    const answer = await postJson(
+    return postJson(
       client,
       `${baseURL}/${path}:countTokens`,
       geminiCountTokensBody(path, body),
+      (answer) => countIn(PROVIDER, answer, 'totalTokens'),
       call,
       options.timeoutMs,
     );
-    return countIn(PROVIDER, answer, 'totalTokens');
   };
 
   return createChatModel({

@@ -42,15 +42,18 @@ export function decodeChunks<Chunk>(
 /**
  * What {@link decodeChunks} subscribes to its source: bytes in, `subscriber` fed with the events.
  * `watch`, when given, is told of every chunk first (the provider pipeline's idle watch, noted
- * here rather than through an Observable hop of its own: this sits on every token).
+ * here rather than through an Observable hop of its own: this sits on every token). `redact`,
+ * when given, sees every error before it passes (the provider pipeline cuts the request's
+ * secrets from an error the server reported in the stream).
  */
 export function chunkObserver<Chunk>(
   decoder: StreamDecoderFactory<Chunk>,
   mapper: ChunkMapper<Chunk>,
   subscriber: Observer<ProviderEvent>,
   watch?: Pick<IdleWatch, 'seen'>,
+  redact?: (error: unknown) => unknown,
 ): Observer<Uint8Array> {
-  return new ChunkObserver(decoder, mapper, subscriber, watch);
+  return new ChunkObserver(decoder, mapper, subscriber, watch, redact);
 }
 
 /**
@@ -68,16 +71,19 @@ class ChunkObserver<Chunk> implements Observer<Uint8Array> {
   private readonly mapper: ChunkMapper<Chunk>;
   private readonly subscriber: Observer<ProviderEvent>;
   private readonly watch: Pick<IdleWatch, 'seen'> | undefined;
+  private readonly redact: ((error: unknown) => unknown) | undefined;
 
   constructor(
     decoder: StreamDecoderFactory<Chunk>,
     mapper: ChunkMapper<Chunk>,
     subscriber: Observer<ProviderEvent>,
     watch: Pick<IdleWatch, 'seen'> | undefined,
+    redact: ((error: unknown) => unknown) | undefined,
   ) {
     this.mapper = mapper;
     this.subscriber = subscriber;
     this.watch = watch;
+    this.redact = redact;
     this.decode = decoder((chunk) => this.unit(chunk));
   }
 
@@ -91,7 +97,7 @@ class ChunkObserver<Chunk> implements Observer<Uint8Array> {
     try {
       this.decode.push(bytes);
     } catch (error) {
-      this.subscriber.error(error);
+      this.fail(error);
     }
   }
 
@@ -111,7 +117,7 @@ class ChunkObserver<Chunk> implements Observer<Uint8Array> {
     try {
       this.emit(this.mapper.end());
     } catch (error) {
-      this.subscriber.error(error);
+      this.fail(error);
       return;
     }
     this.subscriber.complete();
@@ -130,11 +136,15 @@ class ChunkObserver<Chunk> implements Observer<Uint8Array> {
     for (let i = 0; i < events.length; i++) this.subscriber.next(events[i] as ProviderEvent);
   }
 
+  private fail(error: unknown): void {
+    this.subscriber.error(this.redact === undefined ? error : this.redact(error));
+  }
+
   /** The body failed or ended inside a unit: keep a finished turn, else pass `error`. */
   private finish(error: unknown): void {
     const trailing = trailingAfterError(this.mapper);
     if (trailing === undefined) {
-      this.subscriber.error(error);
+      this.fail(error);
       return;
     }
     this.emit(trailing);

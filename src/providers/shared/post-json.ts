@@ -1,39 +1,69 @@
 import { lastValueFrom, reduce } from 'rxjs';
-import { type CallOptions, StreamParseError } from '../../core/index.ts';
+import { type CallOptions, StreamLimitError, StreamParseError } from '../../core/index.ts';
 import { cancelOnAbort } from '../../operators/index.ts';
 import { idleTimeout } from '../../operators/idle-timeout.ts';
 import type { HttpClient } from '../../transport/index.ts';
+import { redactError } from '../../transport/request-secrets.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './provider-options.ts';
+
+/** The most bytes a JSON answer may have: a token count is a few dozen. */
+export const MAX_JSON_ANSWER_BYTES = 1_048_576;
 
 /**
  * POSTs `body` as JSON through a model's client (its headers, credential check, error mapping)
- * and resolves with the parsed JSON answer. For the small non-streaming calls beside a model's
- * stream (token counting); `options.signal` aborts the request. Like a stream, it errors with
- * `TimeoutError` after `timeoutMs` of silence (the call's, else the model's, 10 minutes by default).
+ * and resolves with what `read` makes of the parsed JSON answer. For the small non-streaming calls
+ * beside a model's stream (token counting); `options.signal` aborts the request. Like a stream, it
+ * errors with `TimeoutError` after `timeoutMs` of silence (the call's, else the model's, 10 minutes
+ * by default); an answer over {@link MAX_JSON_ANSWER_BYTES} errors with `StreamLimitError`. An
+ * error (of the answer's JSON or of `read`) has the request's secrets cut from what it quotes.
+ * @param read makes the result of the answer, or throws a typed error naming what is missing
  * @param modelTimeoutMs the model's `timeoutMs` option
  */
-export async function postJson(
+export async function postJson<T>(
   client: HttpClient,
   url: string,
   body: unknown,
+  read: (answer: unknown) => T,
   options: CallOptions = {},
   modelTimeoutMs?: number,
-): Promise<unknown> {
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? modelTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const bytes$ = client.stream({ url, body, ...(options.headers ? { headers: options.headers } : {}) }).pipe(
-    (source) => (Number.isFinite(timeoutMs) ? source.pipe(idleTimeout<Uint8Array>(timeoutMs)) : source),
-    cancelOnAbort(options.signal),
-    reduce<Uint8Array, Uint8Array[]>((chunks, chunk) => {
-      chunks.push(chunk);
-      return chunks;
-    }, []),
-  );
-  const chunks = await lastValueFrom(bytes$);
+  let secretsOf: () => readonly string[] = () => [];
+  const onResponse = (_response: Response, secrets: () => readonly string[]) => {
+    secretsOf = secrets;
+  };
+  const bytes$ = client
+    .stream({ url, body, onResponse, ...(options.headers ? { headers: options.headers } : {}) })
+    .pipe(
+      (source) => (Number.isFinite(timeoutMs) ? source.pipe(idleTimeout<Uint8Array>(timeoutMs)) : source),
+      cancelOnAbort(options.signal),
+      reduce<Uint8Array, { chunks: Uint8Array[]; bytes: number }>(
+        (held, chunk) => {
+          held.bytes += chunk.length;
+          if (held.bytes > MAX_JSON_ANSWER_BYTES) {
+            throw new StreamLimitError(
+              `${client.provider}: the answer exceeded ${MAX_JSON_ANSWER_BYTES} bytes`,
+              MAX_JSON_ANSWER_BYTES,
+            );
+          }
+          held.chunks.push(chunk);
+          return held;
+        },
+        { chunks: [], bytes: 0 },
+      ),
+    );
+  const { chunks } = await lastValueFrom(bytes$);
   const text = new TextDecoder().decode(await new Blob(chunks as BlobPart[]).arrayBuffer());
   try {
-    return JSON.parse(text) as unknown;
-  } catch (cause) {
-    throw new StreamParseError(`${client.provider}: the answer is not JSON`, text.slice(0, 200), { cause });
+    let answer: unknown;
+    try {
+      answer = JSON.parse(text);
+    } catch (cause) {
+      throw new StreamParseError(`${client.provider}: the answer is not JSON`, text.slice(0, 200), { cause });
+    }
+    return read(answer);
+  } catch (error) {
+    throw redactError(error, secretsOf());
   }
 }
 

@@ -6,6 +6,7 @@ import type { StreamDecoderFactory } from '../../operators/index.ts';
 import { idleWatch } from '../../operators/idle-timeout.ts';
 import { retryingSubscriber } from '../../operators/retry-with-backoff.ts';
 import { type HttpClient, requestIdOf } from '../../transport/index.ts';
+import { redactError } from '../../transport/request-secrets.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
 import { chunkObserver } from './decode-chunks.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-options.ts';
@@ -64,11 +65,15 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
   // decoder and mapper); per event, one to the retry and one to the consumer, with retry,
   // accumulateToolCalls and completeResponse as plain observers in between (this sits on every token).
   return new Observable<StreamEvent>((subscriber) => {
-    // Per subscription: the id of the attempt that answered (a retry overwrites a failed one's).
+    // Per subscription: the id of the attempt that answered (a retry overwrites a failed one's),
+    // and the secrets its request carried, cut from an error the server reports in the stream.
     let requestId: string | undefined;
-    const onResponse = (response: Response) => {
+    let secretsOf: (() => readonly string[]) | undefined;
+    const onResponse = (response: Response, secrets: () => readonly string[]) => {
       requestId = requestIdOf(response.headers);
+      secretsOf = secrets;
     };
+    const redact = (error: unknown) => (secretsOf === undefined ? error : redactError(error, secretsOf()));
     const attempt = new Observable<ProviderEvent>((attemptSubscriber) => {
       const { url, body } = config.http();
       const bytes = config.client.stream(
@@ -83,7 +88,7 @@ export function providerStream<Chunk>(config: ProviderStreamConfig<Chunk>): Obse
           )
         : undefined;
       attemptSubscriber.add(watch);
-      const chunks = chunkObserver(config.decoder, config.createMapper(), attemptSubscriber, watch);
+      const chunks = chunkObserver(config.decoder, config.createMapper(), attemptSubscriber, watch, redact);
       attemptSubscriber.add(bytes.subscribe(chunks));
     });
     const stages: Observer<ProviderEvent> = toolCallStage(
