@@ -1,5 +1,5 @@
 import { EMPTY, filter, type Observable, Subject, take, timeout } from 'rxjs';
-import { SlowConsumerError } from '../core/index.ts';
+import { RxAgentError, SlowConsumerError } from '../core/index.ts';
 import { paced } from './paced-events.ts';
 import { isResumable } from './resumable-events.ts';
 import type { SequencedEvent } from './sequenced-event.ts';
@@ -26,6 +26,7 @@ export interface PacedBody {
  */
 export class BodyPacer {
   #body: PacedBody | undefined;
+  #pacing = false;
   readonly #pulled = new Subject<void>();
   readonly #stallMs: number | undefined;
 
@@ -39,6 +40,7 @@ export class BodyPacer {
   pace<T>(events: Observable<T>): Observable<T>;
   pace(events: Observable<unknown>): Observable<unknown> {
     if (!isResumable(events)) return events;
+    this.#pacing = true;
     return paced(
       events,
       () => (this.#body?.controller.desiredSize ?? 1) <= 0,
@@ -46,8 +48,19 @@ export class BodyPacer {
     );
   }
 
-  /** For `toSSEResponse`: the body whose demand paces. */
+  /**
+   * Whether it paces anything: `pace` was given events it can resume. Events it cannot resume
+   * (a registry's `attach` piped through an operator) pass as they are, and the body then bounds
+   * what waits unread by `maxBufferedBytes` as for any other stream.
+   */
+  get pacing(): boolean {
+    return this.#pacing;
+  }
+
+  /** For `toSSEResponse`: the body whose demand paces; one body per pacer. */
   bind(body: PacedBody): void {
+    if (this.#body !== undefined)
+      throw new RxAgentError('A BodyPacer paces one response: make one per response', 'invalid_options');
     this.#body = body;
   }
 
@@ -56,24 +69,29 @@ export class BodyPacer {
     this.#pulled.next();
   }
 
-  /** Emits once half the body was read; a body left full for `stallMs` is ended and nothing emits. */
+  /**
+   * Emits once half the body was read; a body not read at all for `stallMs` (no read since the
+   * pause or the last read) is ended and nothing emits: a client reading slowly is not cut off.
+   */
   #roomAgain(): Observable<unknown> {
     const body = this.#body;
     // Only a bound body is ever full.
     if (body === undefined) return EMPTY;
     const { controller, highWaterMark } = body;
+    const stallMs = this.#stallMs ?? body.stallMs;
     return this.#pulled.pipe(
-      // Half the body read, not a chunk: a resume per chunk would re-read the store (a Redis
-      // connection and XRANGE) per chunk.
-      filter(() => (controller.desiredSize ?? 0) >= highWaterMark / 2),
-      take(1),
       timeout({
-        first: this.#stallMs ?? body.stallMs,
+        first: stallMs,
+        each: stallMs,
         with: () => {
           body.stalled(new SlowConsumerError(highWaterMark - (controller.desiredSize ?? 0), highWaterMark));
           return EMPTY;
         },
       }),
+      // Half the body read, not a chunk: a resume per chunk would re-read the store (a Redis
+      // connection and XRANGE) per chunk.
+      filter(() => (controller.desiredSize ?? 0) >= highWaterMark / 2),
+      take(1),
     );
   }
 }

@@ -57,7 +57,7 @@ export function toSSEResponse(events$: Observable<unknown>, init: SSEResponseIni
   } = init;
   // Resumable events are paced here; transformed ones by the caller's pacer, bound to this body.
   const pacing = pacer ?? (isResumable(events$) ? new BodyPacer() : undefined);
-  const pace = pacing !== undefined;
+  const pace = isResumable(events$) || pacer?.pacing === true;
   const encoder = new TextEncoder();
   let subscription: Subscription | undefined;
   let ended = false;

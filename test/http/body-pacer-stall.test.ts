@@ -2,10 +2,10 @@
 // pace a run with) ignored `toSSEResponse`'s `stallMs` and, when its own 30 s ran out, ended the
 // events with an `event: error` frame queued behind the unread ones instead of ending the body:
 // a client that stopped reading was never cut off. One mechanism now, the pacer's, for both.
-import { defer, map, range } from 'rxjs';
+import { defer, interval, map, range } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-event.ts';
-import { SlowConsumerError } from '../../src/core/index.ts';
+import { RxAgentError, SlowConsumerError } from '../../src/core/index.ts';
 import { BodyPacer, resumableEvents, type SequencedEvent, toSSEResponse } from '../../src/http/index.ts';
 
 const EVENTS = 200;
@@ -94,6 +94,47 @@ describe('a body left unread behind a BodyPacer', () => {
   it('resumable events without a pacer: the same cut-off', async () => {
     const response = toSSEResponse(run(), { pauseBytes: 16_384, stallMs: 100, heartbeatMs: 0 });
     await wait(400);
+    const { error } = await readAll(response.body!);
+    expect(error).toBeInstanceOf(SlowConsumerError);
+  });
+
+  // The second review: the stall timer ran from the pause to the next half-drained body, so a
+  // client reading steadily but slowly was cut off; it runs from the last read now.
+  it('a client that reads slowly but steadily is not cut off', async () => {
+    const pacer = new BodyPacer();
+    const response = toSSEResponse(pacer.pace(run()), {
+      pacer,
+      pauseBytes: 16_384,
+      stallMs: 200,
+      heartbeatMs: 0,
+    });
+    const reader = response.body!.getReader();
+    let events = 0;
+    // An event (~4 KiB) every 80 ms: half of pauseBytes takes ~160-240 ms, past stallMs.
+    while (events < 40) {
+      const { done } = await reader.read();
+      if (done) break;
+      events += 1;
+      await wait(80);
+    }
+    expect(events).toBe(40);
+    await reader.cancel();
+  });
+
+  it('one pacer for two responses is refused', () => {
+    const pacer = new BodyPacer();
+    toSSEResponse(pacer.pace(run()), { pacer, heartbeatMs: 0 }).body?.cancel();
+    expect(() => toSSEResponse(pacer.pace(run()), { pacer, heartbeatMs: 0 })).toThrow(RxAgentError);
+  });
+
+  it('a pacer given events it cannot resume: the body keeps its buffer limit', async () => {
+    const pacer = new BodyPacer();
+    const plain = interval(0).pipe(
+      map((i): SequencedEvent => ({ id: String(i), event: { type: 'text-delta', text: PAD } as AgentEvent })),
+    );
+    expect(pacer.pacing).toBe(false);
+    const response = toSSEResponse(pacer.pace(plain), { pacer, heartbeatMs: 0, maxReplayBytes: 65_536 });
+    await wait(1_000);
     const { error } = await readAll(response.body!);
     expect(error).toBeInstanceOf(SlowConsumerError);
   });
