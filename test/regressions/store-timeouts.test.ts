@@ -1,7 +1,8 @@
-// Regression (left from issue 15's review): a session store that did not answer in time failed in
-// two shapes: a built-in store's `SessionStoreError` had code `session_store` and a `TimeoutError`
+// Regression (left from issue 15's review): a session store call that outlived its store's bound
+// failed in two shapes: `storeOperation`'s bound gave code `session_store` and a `TimeoutError`
 // cause, a session queue's or a checkpoint's bound (`storeDidNotSettle`) code `timeout` and no
-// cause. A caller telling timeouts from other failures needed both tests. Both are one shape now.
+// cause. Both bounds give one shape now. A driver's own timeout (a Redis command, a PostgreSQL
+// connection) fires first where the store set one: code `session_store`, the driver's error as cause.
 import { describe, expect, it } from 'vitest';
 import { storeDidNotSettle } from '../../src/agent/session-queue.ts';
 import { SessionStoreError, TimeoutError } from '../../src/core/index.ts';
