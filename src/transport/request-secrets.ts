@@ -61,6 +61,10 @@ export function requestSecrets(
     headers?.forEach((value, name) => {
       if (!isCredentialName(name) && !extra.has(name)) return;
       for (const secret of headerSecrets(value.trim())) add(name, secret);
+      // Parameters of a scheme (SigV4's `Credential=…, Signature=…`, Digest's `response="…"`),
+      // each by its own name: a server may quote one alone.
+      for (const [, param = '', , parameter] of value.matchAll(/([\w-]+)=("?)([^",;\s]+)\2/g))
+        if (name !== 'cookie' && isCredentialName(param)) add(param, parameter);
       // Each cookie by its own name: `sid=…` at any length, `theme=dark` not.
       if (name === 'cookie') {
         for (const cookie of value.split(';')) {

@@ -10,21 +10,20 @@ import { bedrock } from '../../src/providers/bedrock/index.ts';
 import { gemini } from '../../src/providers/gemini/index.ts';
 
 let server: Server | undefined;
-let closed = 0;
 afterEach(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
 });
 
-/** A server that takes every request and never answers; counts the connections the client closed. */
-async function silent(): Promise<string> {
-  closed = 0;
+/** A server that takes every request and never answers, and the connections the client closed. */
+async function silent(): Promise<{ url: string; closed: () => number }> {
+  let closed = 0;
   server = createServer((req) => {
     req.socket.on('close', () => (closed += 1));
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed: () => closed };
 }
 
 /** The model's own `timeoutMs`, when given. */
@@ -55,19 +54,36 @@ describe('countTokens against a server that never answers', () => {
   it.each(models)(
     "%s: TimeoutError after the model's timeoutMs, the request aborted",
     async (_name, make) => {
-      const url = await silent();
+      const { url, closed } = await silent();
       const failure = await make(url, 200).countTokens!({ messages: 'hi' }).catch((error: unknown) => error);
       expect(TimeoutError.is(failure)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(closed).toBe(1);
+      expect(closed()).toBe(1);
     },
   );
 
   it.each(models)("%s: the call's timeoutMs over the model's", async (_name, make) => {
-    const url = await silent();
+    const { url } = await silent();
     const failure = await make(url).countTokens!({ messages: 'hi' }, { timeoutMs: 200 }).catch(
       (error: unknown) => error,
     );
     expect(TimeoutError.is(failure)).toBe(true);
+  });
+
+  // The second review: an idle timeout never fires against a server trickling a byte at a time.
+  it.each(models)('%s: a bound on the whole answer, however it trickles', async (_name, make) => {
+    let cut = 0;
+    server = createServer((req, res) => {
+      req.socket.on('close', () => (cut += 1));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const failure = await make(url, 300).countTokens!({ messages: 'hi' }).catch((error: unknown) => error);
+    expect(TimeoutError.is(failure)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(cut).toBe(1);
   });
 });

@@ -290,4 +290,18 @@ describe('requestSecrets: names and tokens from the second review', () => {
     const body = '{"error":{"message":"Incorrect API key","param":null,"code":"invalid_api_key"}}';
     expect(redactBody(body, secrets)).toBe(body);
   });
+
+  it("a scheme's parameters by their own names: SigV4's Signature quoted alone", () => {
+    const authorization =
+      'AWS4-HMAC-SHA256 Credential=AKIAEXAMPLE7/20261126/us-east-1/bedrock/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7';
+    const secrets = requestSecrets('https://h.test/', [new Headers({ authorization })]);
+    expect(
+      redactSecrets(
+        'The request signature we calculated does not match 5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7 for AKIAEXAMPLE7/20261126/us-east-1/bedrock/aws4_request; signed content-type;host;x-amz-date',
+        secrets,
+      ),
+    ).toBe(
+      'The request signature we calculated does not match [redacted] for [redacted]; signed content-type;host;x-amz-date',
+    );
+  });
 });

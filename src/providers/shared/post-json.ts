@@ -1,7 +1,6 @@
-import { lastValueFrom, reduce } from 'rxjs';
-import { type CallOptions, StreamLimitError, StreamParseError } from '../../core/index.ts';
+import { lastValueFrom, type MonoTypeOperatorFunction, reduce, throwError, timeout } from 'rxjs';
+import { type CallOptions, StreamLimitError, StreamParseError, TimeoutError } from '../../core/index.ts';
 import { cancelOnAbort } from '../../operators/index.ts';
-import { idleTimeout } from '../../operators/idle-timeout.ts';
 import type { HttpClient } from '../../transport/index.ts';
 import { redactError } from '../../transport/request-secrets.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './provider-options.ts';
@@ -12,9 +11,9 @@ export const MAX_JSON_ANSWER_BYTES = 1_048_576;
 /**
  * POSTs `body` as JSON through a model's client (its headers, credential check, error mapping)
  * and resolves with what `read` makes of the parsed JSON answer. For the small non-streaming calls
- * beside a model's stream (token counting); `options.signal` aborts the request. Like a stream, it
- * errors with `TimeoutError` after `timeoutMs` of silence (the call's, else the model's, 10 minutes
- * by default); an answer over {@link MAX_JSON_ANSWER_BYTES} errors with `StreamLimitError`. An
+ * beside a model's stream (token counting); `options.signal` aborts the request. It errors with
+ * `TimeoutError` when the whole answer took longer than `timeoutMs` (the call's, else the model's,
+ * 10 minutes by default); an answer over {@link MAX_JSON_ANSWER_BYTES} with `StreamLimitError`. An
  * error (of the answer's JSON or of `read`) has the request's secrets cut from what it quotes.
  * @param read makes the result of the answer, or throws a typed error naming what is missing
  * @param modelTimeoutMs the model's `timeoutMs` option
@@ -35,7 +34,6 @@ export async function postJson<T>(
   const bytes$ = client
     .stream({ url, body, onResponse, ...(options.headers ? { headers: options.headers } : {}) })
     .pipe(
-      (source) => (Number.isFinite(timeoutMs) ? source.pipe(idleTimeout<Uint8Array>(timeoutMs)) : source),
       cancelOnAbort(options.signal),
       reduce<Uint8Array, { chunks: Uint8Array[]; bytes: number }>(
         (held, chunk) => {
@@ -51,6 +49,9 @@ export async function postJson<T>(
         },
         { chunks: [], bytes: 0 },
       ),
+      // The whole answer, not the silence between its chunks: a server trickling a byte at a
+      // time never lets an idle timeout fire.
+      (answer) => (Number.isFinite(timeoutMs) ? answer.pipe(deadline(timeoutMs)) : answer),
     );
   const { chunks } = await lastValueFrom(bytes$);
   const text = new TextDecoder().decode(await new Blob(chunks as BlobPart[]).arrayBuffer());
@@ -77,3 +78,7 @@ export function countIn(provider: string, answer: unknown, key: string): number 
     JSON.stringify(answer).slice(0, 200),
   );
 }
+
+/** Errors with `TimeoutError` unless the source emits its first value within `ms`. */
+const deadline = <T>(ms: number): MonoTypeOperatorFunction<T> =>
+  timeout({ first: ms, with: () => throwError(() => new TimeoutError(ms, `No answer within ${ms} ms`)) });
