@@ -1,4 +1,4 @@
-import { EMPTY, filter, type Observable, Subject, take, timeout } from 'rxjs';
+import { EMPTY, filter, interval, map, merge, type Observable, Subject, take } from 'rxjs';
 import { RxAgentError, SlowConsumerError } from '../core/index.ts';
 import { paced } from './paced-events.ts';
 import { isResumable } from './resumable-events.ts';
@@ -70,28 +70,41 @@ export class BodyPacer {
   }
 
   /**
-   * Emits once half the body was read; a body not read at all for `stallMs` (no read since the
-   * pause or the last read) is ended and nothing emits: a client reading slowly is not cut off.
+   * Emits once half the body was read; a body not read at all for `stallMs` is ended and nothing
+   * emits. A read is the body's queue shrinking, checked every `stallMs`, not a pull: a body holds
+   * more than `pauseBytes` after a large event, and is pulled only once read below that, so a
+   * client reading such a body steadily saw no pull for longer than `stallMs`.
    */
   #roomAgain(): Observable<unknown> {
     const body = this.#body;
     // Only a bound body is ever full.
     if (body === undefined) return EMPTY;
     const { controller, highWaterMark } = body;
-    const stallMs = this.#stallMs ?? body.stallMs;
-    return this.#pulled.pipe(
-      timeout({
-        first: stallMs,
-        each: stallMs,
-        with: () => {
-          body.stalled(new SlowConsumerError(highWaterMark - (controller.desiredSize ?? 0), highWaterMark));
-          return EMPTY;
-        },
-      }),
+    const room = () => controller.desiredSize ?? 0;
+    let before = room();
+    const unread = () => {
+      const now = room();
+      const read = now > before;
+      before = now;
+      return !read;
+    };
+    return merge(
       // Half the body read, not a chunk: a resume per chunk would re-read the store (a Redis
       // connection and XRANGE) per chunk.
-      filter(() => (controller.desiredSize ?? 0) >= highWaterMark / 2),
+      this.#pulled.pipe(
+        filter(() => room() >= highWaterMark / 2),
+        map(() => true),
+      ),
+      interval(this.#stallMs ?? body.stallMs).pipe(
+        filter(unread),
+        map(() => false),
+      ),
+    ).pipe(
       take(1),
+      filter((drained) => {
+        if (!drained) body.stalled(new SlowConsumerError(highWaterMark - room(), highWaterMark));
+        return drained;
+      }),
     );
   }
 }

@@ -1,4 +1,5 @@
 import {
+  catchError,
   concat,
   defer,
   EMPTY,
@@ -27,7 +28,8 @@ import {
 } from '../core/index.ts';
 import { cancelOnAbort, decodeSSE } from '../operators/index.ts';
 import { parseEventId } from './sequenced-event.ts';
-import { sseBody, type SSERequest } from './sse-request.ts';
+import { sseBody, type SSERequest, sseRequestSecrets } from './sse-request.ts';
+import { redactError } from '../transport/request-secrets.ts';
 
 /** Options of {@link fromSSE}: a `RequestInit` for the first request, plus how to resume. */
 export interface FromSSEInit extends RequestInit {
@@ -132,12 +134,9 @@ export function fromSSE(
     const connect = defer(() => {
       const n = attempt++;
       let ended = false;
+      const request = n === 0 ? first : resume();
       return concat(
-        sseBody(
-          n === 0 ? first : resume(),
-          n === 0 ? response : undefined,
-          n === 0 ? noteLocation : undefined,
-        ).pipe(
+        sseBody(request, n === 0 ? response : undefined, n === 0 ? noteLocation : undefined).pipe(
           silenceIsADrop(idleTimeoutMs),
           decodeSSE({ onRetry: (ms) => (retryMs = ms) }),
           tap((message) => {
@@ -158,6 +157,9 @@ export function fromSSE(
           }),
           // The run's last event: done, whether or not the server closes the stream.
           takeWhile((event) => event.type !== 'agent-completed', true),
+          // What the server reports in the stream (`event: error`, an event that does not parse)
+          // may quote the request: its secrets cut, as from an error answer.
+          catchError((error: unknown) => throwError(() => redactError(error, secretsOf(request)))),
         ),
         // A stream that stops before `event: end` (or the run's last event) was cut off.
         defer(() =>
@@ -205,6 +207,15 @@ export function fromSSE(
 function backoff(retryMs: number, attempt: number): number {
   const base = Math.min(30_000, retryMs * 2 ** (attempt - 1));
   return base + Math.random() * (base / 2);
+}
+
+/** The secrets `request` carries; none when its headers are not valid (it was refused unsent). */
+function secretsOf(request: SSERequest): string[] {
+  try {
+    return sseRequestSecrets(String(request.url), new Headers(request.init.headers));
+  } catch {
+    return [];
+  }
 }
 
 /** The run id of an event id (`<runId>:<n>`), if there is one. */

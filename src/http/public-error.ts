@@ -9,6 +9,8 @@ import {
   RunNotFoundError,
   RxAgentError,
   SessionStoreError,
+  StreamParseError,
+  ToolCallParseError,
   ToolExecutionError,
 } from '../core/index.ts';
 
@@ -26,7 +28,8 @@ export interface PublicError {
  * An error as a browser may see it: its class name and code always; its message unless the error
  * carries text from elsewhere: a provider's answer (`ApiError`: it may hold a masked key, a
  * deployment name), a network error (URLs), a tool's, a store's, an audit log's or an MCP
- * server's failure. Those get a generic message for their code.
+ * server's failure, a model's malformed tool call or a stream that does not parse. Those get a
+ * generic message for their code.
  * @example sseFrame(JSON.stringify(publicError(error)), { event: 'error' })
  */
 export function publicError(error: unknown): PublicError {
@@ -49,6 +52,9 @@ export function publicError(error: unknown): PublicError {
     ToolExecutionError.is(error) ||
     SessionStoreError.is(error) ||
     AuditLogError.is(error) ||
-    McpError.is(error);
+    McpError.is(error) ||
+    // A model's or a server's own text: a tool call's id and name, an event that is not JSON.
+    ToolCallParseError.is(error) ||
+    StreamParseError.is(error);
   return { name, code, message: foreignText ? `The run failed (${code})` : error.message };
 }

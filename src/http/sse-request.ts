@@ -50,7 +50,7 @@ export function sseBody(
         // A careless server quotes the request back (a key in a header, a `?key=` URL), in its
         // body, a header or a redirect's Location: cut what it was sent from what the error keeps.
         const url = String(response?.url ?? request.url);
-        const secrets = requestSecrets(url, [headers], secretHeaderNames(headers));
+        const secrets = sseRequestSecrets(url, headers);
         if (isRedirect(answer)) throw redirectRefused('sse', answer.url || url, answer, secrets);
         throw await errorOf(answer, secrets);
       }
@@ -103,4 +103,13 @@ async function errorOf(response: Response, secrets: readonly string[]): Promise<
     body: text.slice(0, 8192),
     headers: redactedHeaders(response.headers, secrets),
   });
+}
+
+/**
+ * The secrets an SSE request carries (its URL's query, every header but the plain ones), to cut
+ * from what a server quotes back: in an error answer, or in an error it reports in the stream.
+ * @example redactError(error, sseRequestSecrets(url, new Headers(init.headers)))
+ */
+export function sseRequestSecrets(url: string, headers: Headers): string[] {
+  return requestSecrets(url, [headers], secretHeaderNames(headers));
 }

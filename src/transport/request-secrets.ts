@@ -1,12 +1,13 @@
 /**
  * A word of a header, query parameter or cookie name that makes it a credential's: `key`, `sig`,
- * `sid`, `cookie`, a word ending in `token`, `secret`, `password` or `signature` (`authtoken`,
+ * `sid`, `cookie`, a word ending in `token` (not `tokens`: `max_tokens`), `secret`, `password` or
+ * `signature` (`authtoken`,
  * `clientsecret`), one starting with `auth` but not `author` (`authorization`, `authkey`; not `authors`), a `key`
  * of an API, an access, a client … (`apikey`, `secretkey`), `bypass`. Whole words, so `design`,
  * `monkey` and `author` are none. Header names come lower-cased (`X-AuthToken` is `x-authtoken`).
  */
 const CREDENTIAL_WORD =
-  /^(?:auth(?!or(?!i[sz])).*|.*(?:token|secret|password|passwd|signature|credential)s?|(?:api|auth|secret|access|private|client|session|master|admin|subscription)?keys?|sig|pass|pwd|cookie|session(?:id)?|sid|jwt|bypass)$/;
+  /^(?:auth(?!or(?!i[sz])).*|.*token|.*(?:secret|password|passwd|signature|credential)s?|(?:api|auth|secret|access|private|client|session|master|admin|subscription)?keys?|sig|pass|pwd|cookie|session(?:id)?|sid|jwt|bypass)$/;
 
 /** Whether `name` (a header, query parameter or cookie name) is a credential's, by its words. */
 function isCredentialName(name: string): boolean {
@@ -61,7 +62,7 @@ export function requestSecrets(
     headers?.forEach((value, name) => {
       if (!isCredentialName(name) && !extra.has(name)) return;
       for (const secret of headerSecrets(value.trim())) add(name, secret);
-      // Parameters of a scheme (SigV4's `Credential=…, Signature=…`, Digest's `response="…"`),
+      // Parameters of a scheme (SigV4's `Credential=…, Signature=…`) named like a credential's,
       // each by its own name: a server may quote one alone.
       for (const [, param = '', , parameter] of value.matchAll(/([\w-]+)=("?)([^",;\s]+)\2/g))
         if (name !== 'cookie' && isCredentialName(param)) add(param, parameter);
@@ -218,22 +219,54 @@ export function redactedHeaders(headers: Headers, secrets: readonly string[]): H
   return copy;
 }
 
+/** How deep {@link redactError} follows `cause` and `errors`: far past any real chain, bounded against cycles. */
+const MAX_ERROR_DEPTH = 8;
+
 /**
- * `error` with every secret cut from its message and stack and, when it has them, its `body` and
- * `raw` text and `headers` (an error a provider reported inside a 200 stream quotes what the
- * server sent): the
- * same error, changed in place, so its class and fields stay. Anything else passes as it is.
+ * `error` with every secret cut from what it quotes (an error a provider reported inside a 200
+ * stream quotes what the server sent): its message, stack and every other string field (`body`,
+ * `raw`, `errorType` …), its `headers`, and the same of its `cause` and of an `AggregateError`'s
+ * `errors`, changed in place so its class and fields stay. Never throws: a field that cannot be
+ * written (a frozen error, a getter) is left, and an error whose message keeps a secret that way
+ * is replaced by a plain `Error` with the cut message. Anything not an object passes as it is.
  * @example redactError(new ApiError('bad key sk-123456', { status: 401, provider: 'p' }), ['sk-123456']).message // 'bad key [redacted]'
  */
 export function redactError<E>(error: E, secrets: readonly string[]): E {
-  if (!(error instanceof Error) || secrets.length === 0) return error;
-  const fields = error as Error & { body?: unknown; raw?: unknown; headers?: unknown };
-  const message = redactSecrets(error.message, secrets);
-  if (message !== error.message) fields.message = message;
-  // The stack trace's first line is the message as it was made.
-  if (typeof error.stack === 'string') fields.stack = redactSecrets(error.stack, secrets);
-  if (typeof fields.body === 'string') fields.body = redactBody(fields.body, secrets);
-  if (typeof fields.raw === 'string') fields.raw = redactBody(fields.raw, secrets);
-  if (fields.headers instanceof Headers) fields.headers = redactedHeaders(fields.headers, secrets);
-  return error;
+  if (secrets.length === 0) return error;
+  return redactWithin(error, secrets, 0, new Set()) as E;
+}
+
+function redactWithin(error: unknown, secrets: readonly string[], depth: number, seen: Set<object>): unknown {
+  if (typeof error !== 'object' || error === null || seen.has(error) || depth > MAX_ERROR_DEPTH) return error;
+  seen.add(error);
+  const fields = error as Record<string, unknown>;
+  let kept = true;
+  for (const name of new Set(['message', 'stack', 'cause', 'errors', ...safeKeys(error)])) {
+    const value = safely(() => fields[name]);
+    let cut: unknown = value;
+    if (typeof value === 'string')
+      cut = name === 'body' || name === 'raw' ? redactBody(value, secrets) : redactSecrets(value, secrets);
+    else if (value instanceof Headers) cut = redactedHeaders(value, secrets);
+    else if (name === 'cause') cut = redactWithin(value, secrets, depth + 1, seen);
+    else if (name === 'errors' && Array.isArray(value))
+      for (const inner of value) redactWithin(inner, secrets, depth + 1, seen);
+    if (cut !== value && !safely(() => Reflect.set(error, name, cut)) && name === 'message') kept = false;
+  }
+  if (kept) return error;
+  // A message that could not be cut in place: an error that says the same without the secret.
+  return new Error(redactSecrets(String(safely(() => fields.message)), secrets));
+}
+
+/** The error's own enumerable keys, or none when even that throws (a hostile Proxy). */
+function safeKeys(error: object): string[] {
+  return safely(() => Object.keys(error)) ?? [];
+}
+
+/** `read()`, or `undefined` when it throws. */
+function safely<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }

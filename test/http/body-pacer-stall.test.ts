@@ -138,4 +138,39 @@ describe('a body left unread behind a BodyPacer', () => {
     const { error } = await readAll(response.body!);
     expect(error).toBeInstanceOf(SlowConsumerError);
   });
+
+  // The third review: the stall timer restarted on a pull, and a body is pulled only once read
+  // below pauseBytes: behind one event larger than that, a client reading steadily saw no pull for
+  // longer than stallMs and was cut off. A read is the queue shrinking now.
+  it('a client reading steadily behind one event larger than pauseBytes is not cut off', async () => {
+    const sized = resumableEvents((after) =>
+      defer(() =>
+        range(
+          after === undefined ? 0 : Number(after) + 1,
+          40 - (after === undefined ? 0 : Number(after) + 1),
+        ),
+      ).pipe(
+        map((i): SequencedEvent => ({
+          id: String(i),
+          event: { type: 'text-delta', text: 'x'.repeat(i === 15 ? 256 * 1024 : 4_096) } as AgentEvent,
+        })),
+      ),
+    );
+    const pacer = new BodyPacer();
+    const response = toSSEResponse(pacer.pace(sized), {
+      pacer,
+      pauseBytes: 65_536,
+      stallMs: 300,
+      heartbeatMs: 0,
+    });
+    const reader = response.body!.getReader();
+    let frames = 0;
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) break;
+      frames += 1;
+      await wait(50);
+    }
+    expect(frames).toBeGreaterThanOrEqual(40);
+  });
 });

@@ -4,10 +4,17 @@
 // and any key under 8 characters. Each case below printed the secret before.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ApiError, StreamLimitError, StreamParseError } from '../../src/index.ts';
+import { ApiError, StreamLimitError, StreamParseError, ToolCallParseError } from '../../src/index.ts';
+import { fromSSE } from '../../src/http/index.ts';
+import { publicError } from '../../src/http/public-error.ts';
 import { anthropic } from '../../src/providers/anthropic/index.ts';
 import { openai } from '../../src/providers/openai/index.ts';
-import { redactBody, redactSecrets, requestSecrets } from '../../src/transport/request-secrets.ts';
+import {
+  redactBody,
+  redactError,
+  redactSecrets,
+  requestSecrets,
+} from '../../src/transport/request-secrets.ts';
 import { settle } from '../support/settle.ts';
 import type { RecordedRequest } from '../support/transcript-server.ts';
 import { useTranscriptServer } from '../support/use-transcript-server.ts';
@@ -303,5 +310,88 @@ describe('requestSecrets: names and tokens from the second review', () => {
     ).toBe(
       'The request signature we calculated does not match [redacted] for [redacted]; signed content-type;host;x-amz-date',
     );
+  });
+});
+
+// The third review: redactError left `errorType` (a provider's own text) and the `cause` chain,
+// and threw on a frozen error, which hung the stream until its idle timeout.
+describe('redactError', () => {
+  const KEY = 'sk-default-key-123456';
+
+  it("every string field, the cause chain and an AggregateError's errors", () => {
+    const error = new ApiError(`bad ${KEY}`, {
+      status: 401,
+      provider: 'p',
+      errorType: `type ${KEY}`,
+      body: `{"m":"${KEY}"}`,
+      cause: new SyntaxError(`Unexpected token in JSON at ${KEY}`),
+    });
+    const all = new AggregateError([new Error(`one ${KEY}`)], `all ${KEY}`);
+    expect(shown(redactError(error, [KEY]))).not.toContain(KEY);
+    expect(shown(redactError(all, [KEY]))).not.toContain(KEY);
+    expect(error.errorType).toBe('type [redacted]');
+  });
+
+  it('a frozen error, a getter-only message, a cycle: no throw, and no secret in what is passed on', () => {
+    const frozen = Object.freeze(new Error(`proxy refused ${KEY}`));
+    const passed = redactError(frozen, [KEY]);
+    expect(passed.message).toBe('proxy refused [redacted]');
+    const getter = Object.defineProperty(new Error('x'), 'message', { get: () => `got ${KEY}` });
+    expect(redactError(getter, [KEY]).message).toBe('got [redacted]');
+    const cyclic = new Error(`a ${KEY}`) as Error & { cause?: unknown };
+    cyclic.cause = cyclic;
+    expect(shown(redactError(cyclic, [KEY]))).not.toContain(KEY);
+  });
+
+  it('through the provider pipeline: a frozen error from the host fetch on a retry ends the stream at once', async () => {
+    let calls = 0;
+    const fetch = async () => {
+      calls += 1;
+      if (calls === 1) return new Response('{"error":{"message":"oops"}}', { status: 500 });
+      throw Object.freeze(
+        new ApiError(`proxy refused request with ${KEY}`, { status: 502, provider: 'openai' }),
+      );
+    };
+    const model = openai('gpt-4o-mini', {
+      baseURL: 'http://h.test/v1',
+      apiKey: KEY,
+      fetch,
+      timeoutMs: 60_000,
+      retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 2 },
+    });
+    const { error } = await settle(model.stream({ messages: 'hi' }));
+    expect(calls).toBe(2);
+    expect(shown(error)).not.toContain(KEY);
+  });
+});
+
+// The third review: fromSSE cut secrets only from an error answer, not from what the server
+// reported in a 200 stream; and a model's malformed tool call (its id and name) reached browsers.
+describe('fromSSE and publicError', () => {
+  const servers = useTranscriptServer();
+  const TOKEN = 'tok-0123456789abcdef';
+
+  it.each([
+    [
+      'event: error',
+      `event: error\ndata: ${JSON.stringify({ name: 'ApiError', code: 'x', message: `bad token ${TOKEN}` })}\n\n`,
+    ],
+    ['an event that is not JSON', `id: 1\ndata: bad token ${TOKEN}\n\n`],
+  ])('fromSSE: %s', async (_name, body) => {
+    const server = await servers.start(() => ({ status: 200, chunks: [body] }));
+    const { error } = await settle(
+      fromSSE(`${server.url}/run?token=${TOKEN}`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+        maxReconnects: 0,
+      }),
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(shown(error)).not.toContain(TOKEN);
+  });
+
+  it("a model's malformed tool call or a stream that does not parse: a generic message for browsers", () => {
+    const parse = new ToolCallParseError({ raw: '{', toolName: `call ${TOKEN}`, toolCallId: TOKEN });
+    expect(publicError(parse).message).toBe('The run failed (tool_call_parse_error)');
+    expect(publicError(new StreamParseError(`bad ${TOKEN}`, TOKEN)).message).not.toContain(TOKEN);
   });
 });

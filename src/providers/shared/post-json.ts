@@ -2,7 +2,7 @@ import { lastValueFrom, type MonoTypeOperatorFunction, reduce, throwError, timeo
 import { type CallOptions, StreamLimitError, StreamParseError, TimeoutError } from '../../core/index.ts';
 import { cancelOnAbort } from '../../operators/index.ts';
 import type { HttpClient } from '../../transport/index.ts';
-import { redactError } from '../../transport/request-secrets.ts';
+import { redactBody, redactError } from '../../transport/request-secrets.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './provider-options.ts';
 
 /** The most bytes a JSON answer may have: a token count is a few dozen. */
@@ -64,6 +64,8 @@ export async function postJson<T>(
     }
     return read(answer);
   } catch (error) {
+    // `raw` is cut to 200 characters: from the redacted answer, so no secret is cut in half first.
+    if (StreamParseError.is(error)) Reflect.set(error, 'raw', redactBody(text, secretsOf()).slice(0, 200));
     throw redactError(error, secretsOf());
   }
 }
