@@ -18,7 +18,8 @@ export interface PacedBody {
 /**
  * Paces a registry's events by the demand of the `Response` body they end up in: read only while
  * the body has room, paused once it holds `pauseBytes` unread, read on once half of that was read;
- * a body left full for `stallMs` ends with `SlowConsumerError` and the events stop. `toSSEResponse`
+ * a full body not read at all for `stallMs` (checked every `stallMs`, so cut off within twice that)
+ * ends with `SlowConsumerError` and the events stop. `toSSEResponse`
  * paces resumable events with one of its own; pass one (`pacer`) when they are transformed on the
  * way (useChat's chunks, AG-UI events): the transforms keep their state across a pause because the
  * events are paused before them.
