@@ -115,6 +115,8 @@ export function fromSSE(
       if (named.origin === base.origin) runUrl = named.href;
     };
     let retryMs = initialRetryMs;
+    // The secrets of every request sent so far: a resumed connection's server may quote the first.
+    const sent = new Set<string>();
     let attempt = 0;
     // Events seen without an id: a reconnection could not say where to resume.
     let unnumbered = false;
@@ -135,6 +137,7 @@ export function fromSSE(
       const n = attempt++;
       let ended = false;
       const request = n === 0 ? first : resume();
+      for (const secret of secretsOf(request)) sent.add(secret);
       return concat(
         sseBody(request, n === 0 ? response : undefined, n === 0 ? noteLocation : undefined).pipe(
           silenceIsADrop(idleTimeoutMs),
@@ -158,8 +161,15 @@ export function fromSSE(
           // The run's last event: done, whether or not the server closes the stream.
           takeWhile((event) => event.type !== 'agent-completed', true),
           // What the server reports in the stream (`event: error`, an event that does not parse)
-          // may quote the request: its secrets cut, as from an error answer.
-          catchError((error: unknown) => throwError(() => redactError(error, secretsOf(request)))),
+          // may quote a request: their secrets cut, as from an error answer.
+          catchError((error: unknown) =>
+            throwError(() =>
+              redactError(
+                error,
+                [...sent].sort((a, b) => b.length - a.length),
+              ),
+            ),
+          ),
         ),
         // A stream that stops before `event: end` (or the run's last event) was cut off.
         defer(() =>

@@ -1,13 +1,13 @@
 /**
  * A word of a header, query parameter or cookie name that makes it a credential's: `key`, `sig`,
- * `sid`, `cookie`, a word ending in `token` (not `tokens`: `max_tokens`), `secret`, `password` or
- * `signature` (`authtoken`,
- * `clientsecret`), one starting with `auth` but not `author` (`authorization`, `authkey`; not `authors`), a `key`
- * of an API, an access, a client … (`apikey`, `secretkey`), `bypass`. Whole words, so `design`,
- * `monkey` and `author` are none. Header names come lower-cased (`X-AuthToken` is `x-authtoken`).
+ * `sid`, `cookie`, `code` (OAuth's), `ticket`, a word ending in `token` (not `tokens`: `max_tokens`),
+ * `secret`, `password` or `signature` (`authtoken`, `clientsecret`), one starting with `auth` but
+ * not `author` (`authorization`, `authkey`), a `key` of an API, an access, a client …
+ * (`apikey`, `secretkey`), `bypass`. Whole words, so `design`, `monkey` and `author` are none.
+ * Header names come lower-cased (`X-AuthToken` is `x-authtoken`).
  */
 const CREDENTIAL_WORD =
-  /^(?:auth(?!or(?!i[sz])).*|.*token|.*(?:secret|password|passwd|signature|credential)s?|(?:api|auth|secret|access|private|client|session|master|admin|subscription)?keys?|sig|pass|pwd|cookie|session(?:id)?|sid|jwt|bypass)$/;
+  /^(?:auth(?!or(?!i[sz])).*|.*token|.*(?:secret|password|passwd|signature|credential)s?|(?:api|auth|secret|access|private|client|session|master|admin|subscription)?keys?|sig|pass|pwd|cookie|session(?:id)?|sid|jwt|bypass|code|ticket)$/;
 
 /** Whether `name` (a header, query parameter or cookie name) is a credential's, by its words. */
 function isCredentialName(name: string): boolean {
@@ -36,8 +36,9 @@ const RELATIVE_BASE = 'http://relative.invalid/';
  * The secrets one request carries, as a server might quote them back: the value of every header
  * named like a credential's (`authorization`, `x-api-key`, `cf-aig-authorization`, `cookie`) or
  * named in `extraHeaders`, its token without the `Bearer `/`Basic ` scheme, a Basic token's decoded
- * `user:password` and password, each cookie's value, and every query parameter's value of
- * `url` (Gemini-style `?key=`), relative or not, as decoded and as written. Each also as a URL, a
+ * `user:password` and password, each cookie's value, and the value of every query parameter of
+ * `url` named like a credential's (Gemini-style `?key=`, `?access_token=`), relative or not, as
+ * decoded and as written. Each also as a URL, a
  * form and JSON text would write it (see `encodedForms`). Longest first, so a value is cut before a
  * part of it.
  * @param headerSets the request's headers, from every source
@@ -82,10 +83,12 @@ export function requestSecrets(
   } catch {
     // not a URL: checkRequest refused it before anything was sent
   }
-  for (const [name, value] of query ?? []) add(name, value);
+  // Only a credential's parameters: `?api-version=2024-10-21` or a run's `?id=` are no secrets.
+  for (const [name, value] of query ?? []) if (isCredentialName(name)) add(name, value);
   for (const pair of search.slice(1).split('&')) {
     const equals = pair.indexOf('=');
-    if (equals >= 0) add(pair.slice(0, equals), pair.slice(equals + 1));
+    const name = pair.slice(0, Math.max(equals, 0));
+    if (equals >= 0 && isCredentialName(name)) add(name, pair.slice(equals + 1));
   }
   return [...found].sort((a, b) => b.length - a.length);
 }
@@ -222,39 +225,91 @@ export function redactedHeaders(headers: Headers, secrets: readonly string[]): H
 /** How deep {@link redactError} follows `cause` and `errors`: far past any real chain, bounded against cycles. */
 const MAX_ERROR_DEPTH = 8;
 
+/** Fields that name the library's own things, never a server's text: left as they are. */
+const OWN_FIELDS = new Set(['name', 'code', 'provider', 'status', 'runId', 'lastEventId', 'option']);
+
 /**
  * `error` with every secret cut from what it quotes (an error a provider reported inside a 200
- * stream quotes what the server sent): its message, stack and every other string field (`body`,
- * `raw`, `errorType` …), its `headers`, and the same of its `cause` and of an `AggregateError`'s
- * `errors`, changed in place so its class and fields stay. Never throws: a field that cannot be
- * written (a frozen error, a getter) is left, and an error whose message keeps a secret that way
- * is replaced by a plain `Error` with the cut message. Anything not an object passes as it is.
+ * stream quotes what the server sent): its message, stack, `body`, `raw` and every other string
+ * field (`errorType` …) but the library's own (`name`, `code`, `provider` …), its `headers`, and
+ * the same of its `cause` and of an `AggregateError`'s `errors`, changed in place so its class and
+ * fields stay. A secret equal to the error's `provider` (Ollama's placeholder key `ollama`) is
+ * none to it. Never throws: an error whose message cannot be cut in place (a frozen error, a
+ * getter) is replaced by a copy of it (same prototype and fields, so `RateLimitError.is` and
+ * retries judge it the same) with every field cut. Anything not an object passes as it is.
  * @example redactError(new ApiError('bad key sk-123456', { status: 401, provider: 'p' }), ['sk-123456']).message // 'bad key [redacted]'
  */
 export function redactError<E>(error: E, secrets: readonly string[]): E {
   if (secrets.length === 0) return error;
-  return redactWithin(error, secrets, 0, new Set()) as E;
+  return (safely(() => redactWithin(error, secrets, 0, new Set())) ?? error) as E;
 }
 
-function redactWithin(error: unknown, secrets: readonly string[], depth: number, seen: Set<object>): unknown {
+function redactWithin(error: unknown, all: readonly string[], depth: number, seen: Set<object>): unknown {
   if (typeof error !== 'object' || error === null || seen.has(error) || depth > MAX_ERROR_DEPTH) return error;
   seen.add(error);
   const fields = error as Record<string, unknown>;
+  const provider = safely(() => fields.provider);
+  const secrets = typeof provider === 'string' ? all.filter((secret) => secret !== provider) : all;
+  const cutText = (name: string, text: string) =>
+    withoutCutShortSecrets(
+      name === 'body' || name === 'raw' ? redactBody(text, secrets) : redactSecrets(text, secrets),
+      secrets,
+    );
   let kept = true;
-  for (const name of new Set(['message', 'stack', 'cause', 'errors', ...safeKeys(error)])) {
+  for (const name of new Set(['message', 'stack', 'body', 'raw', 'cause', 'errors', ...safeKeys(error)])) {
+    if (OWN_FIELDS.has(name)) continue;
     const value = safely(() => fields[name]);
-    let cut: unknown = value;
-    if (typeof value === 'string')
-      cut = name === 'body' || name === 'raw' ? redactBody(value, secrets) : redactSecrets(value, secrets);
-    else if (value instanceof Headers) cut = redactedHeaders(value, secrets);
-    else if (name === 'cause') cut = redactWithin(value, secrets, depth + 1, seen);
-    else if (name === 'errors' && Array.isArray(value))
-      for (const inner of value) redactWithin(inner, secrets, depth + 1, seen);
+    const cut = safely(() => {
+      if (typeof value === 'string') return cutText(name, value);
+      if (value instanceof Headers) return redactedHeaders(value, secrets);
+      if (name === 'cause') return redactWithin(value, all, depth + 1, seen);
+      if (name === 'errors' && Array.isArray(value))
+        value.forEach((inner, i) => {
+          const replaced = redactWithin(inner, all, depth + 1, seen);
+          if (replaced !== inner) safely(() => Reflect.set(value, i, replaced));
+        });
+      return value;
+    });
     if (cut !== value && !safely(() => Reflect.set(error, name, cut)) && name === 'message') kept = false;
   }
   if (kept) return error;
-  // A message that could not be cut in place: an error that says the same without the secret.
-  return new Error(redactSecrets(String(safely(() => fields.message)), secrets));
+  // A message it could not cut in place (a frozen error, a getter): a copy it can cut.
+  const copy = safely(() => writableCopy(error));
+  return copy === undefined ? new Error('[redacted]') : redactWithin(copy, all, depth, seen);
+}
+
+/**
+ * A copy of `error`: its prototype, every own field (symbols too) writable, and its message and
+ * stack as plain values (read once, however they were defined).
+ */
+function writableCopy(error: object): object {
+  const descriptors = Object.getOwnPropertyDescriptors(error) as Record<PropertyKey, PropertyDescriptor>;
+  for (const key of Reflect.ownKeys(descriptors)) {
+    const descriptor = descriptors[key] as PropertyDescriptor;
+    if ('value' in descriptor) Object.assign(descriptor, { writable: true, configurable: true });
+  }
+  for (const key of ['message', 'stack'] as const) {
+    const value = safely(() => String((error as Record<string, unknown>)[key] ?? ''));
+    descriptors[key] = { value: value ?? '', writable: true, configurable: true, enumerable: false };
+  }
+  return Object.create(Object.getPrototypeOf(error) as object | null, descriptors) as object;
+}
+
+/**
+ * `text` without the part of a secret a quotation cut short (V8's JSON `SyntaxError` quotes ~10
+ * characters either side: `"bad sk-SEC"... is not valid JSON`): a secret's first or last 4 or
+ * more characters against the quotation's `"...` or `..."`.
+ */
+function withoutCutShortSecrets(text: string, secrets: readonly string[]): string {
+  if (!text.includes('"...') && !text.includes('..."')) return text;
+  let result = text;
+  for (const secret of secrets) {
+    for (let n = secret.length - 1; n >= MIN_SECRET_LENGTH; n--) {
+      result = result.split(`${secret.slice(0, n)}"...`).join('[redacted]"...');
+      result = result.split(`..."${secret.slice(-n)}`).join('..."[redacted]');
+    }
+  }
+  return result;
 }
 
 /** The error's own enumerable keys, or none when even that throws (a hostile Proxy). */

@@ -4,7 +4,13 @@
 // and any key under 8 characters. Each case below printed the secret before.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ApiError, StreamLimitError, StreamParseError, ToolCallParseError } from '../../src/index.ts';
+import {
+  ApiError,
+  RateLimitError,
+  StreamLimitError,
+  StreamParseError,
+  ToolCallParseError,
+} from '../../src/index.ts';
 import { fromSSE } from '../../src/http/index.ts';
 import { publicError } from '../../src/http/public-error.ts';
 import { anthropic } from '../../src/providers/anthropic/index.ts';
@@ -393,5 +399,87 @@ describe('fromSSE and publicError', () => {
     const parse = new ToolCallParseError({ raw: '{', toolName: `call ${TOKEN}`, toolCallId: TOKEN });
     expect(publicError(parse).message).toBe('The run failed (tool_call_parse_error)');
     expect(publicError(new StreamParseError(`bad ${TOKEN}`, TOKEN)).message).not.toContain(TOKEN);
+  });
+});
+
+// The fourth review: fromSSE cut only the secrets of the connection that failed (a resumed one
+// goes to Content-Location, without the first request's ?token=); redactError could still throw
+// (a revoked Proxy in a field), lost a frozen error's class, left a frozen error inside an
+// AggregateError, cut the library's own fields (provider 'ollama' for Ollama's placeholder key),
+// and a query's plain ids counted as secrets.
+describe('the fourth review', () => {
+  const servers = useTranscriptServer();
+  const TOKEN = 'tok_ABCDEFGHIJKLMNOP';
+  const KEY = 'sk-default-key-123456';
+
+  it("fromSSE: a resumed connection's server quoting the first request's token", async () => {
+    const server = await servers.start((_request, index) =>
+      index === 0
+        ? {
+            status: 200,
+            headers: { 'content-type': 'text/event-stream', 'content-location': '/runs/r1' },
+            chunks: [`id: r1:1\ndata: {"type":"text-delta","text":"hi"}\n\n`],
+          }
+        : {
+            status: 200,
+            headers: { 'content-type': 'text/event-stream' },
+            chunks: [
+              `event: error\ndata: ${JSON.stringify({ name: 'X', code: 'c', message: `started with token=${TOKEN}` })}\n\n`,
+            ],
+          },
+    );
+    const { error } = await settle(fromSSE(`${server.url}/chat?token=${TOKEN}`, { retryMs: 10 }));
+    expect(server.requests.length).toBe(2);
+    expect(error).toBeInstanceOf(Error);
+    expect(shown(error)).not.toContain(TOKEN);
+  });
+
+  it('a revoked Proxy in a field, the cause or the errors: no throw', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    for (const field of ['extra', 'cause', 'errors']) {
+      const error = Object.assign(new Error(`x ${KEY}`), { [field]: proxy });
+      expect(() => redactError(error, [KEY])).not.toThrow();
+      expect(redactError(error, [KEY]).message).toBe('x [redacted]');
+    }
+  });
+
+  it('a frozen error keeps its class; a frozen error inside an AggregateError is cut', () => {
+    const limited = Object.freeze(
+      new RateLimitError(`slow down ${KEY}`, { status: 429, provider: 'openai' }),
+    );
+    const passed = redactError(limited, [KEY]);
+    expect(RateLimitError.is(passed)).toBe(true);
+    expect(passed.message).toBe('slow down [redacted]');
+    expect(passed.status).toBe(429);
+    const all = new AggregateError([Object.freeze(new Error(`inner ${KEY}`))], 'all');
+    expect(shown(redactError(all, [KEY]))).not.toContain(KEY);
+  });
+
+  it("the library's own fields stay, and a key equal to the provider's name is none to its error", () => {
+    const error = new ApiError('ollama stream error: model not found', { status: 404, provider: 'ollama' });
+    const passed = redactError(error, ['ollama', 'ApiError', 'api_error']);
+    expect(passed).toMatchObject({ name: 'ApiError', code: 'api_error', provider: 'ollama' });
+    expect(passed.message).toBe('ollama stream error: model not found');
+  });
+
+  it("a query's plain parameters are no secrets; OAuth's code is", () => {
+    const secrets = requestSecrets(
+      'https://h.test/runs?id=3f9a1c2e-0b7d-4e55-9a61-2c8d7e4b1a90&api-version=2024-10-21&code=c0de',
+      [],
+    );
+    expect(secrets).toEqual(['c0de']);
+  });
+
+  it("the part of a secret V8's JSON SyntaxError quotes before cutting it short", () => {
+    let cause: unknown;
+    try {
+      JSON.parse(`bad ${KEY} and more text after it`);
+    } catch (error) {
+      cause = error;
+    }
+    const error = new StreamParseError('not JSON', '', { cause });
+    expect(String((cause as Error).message)).toContain('"...');
+    expect(shown(redactError(error, [KEY]))).not.toMatch(/sk-d/);
   });
 });
