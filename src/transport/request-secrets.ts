@@ -1,16 +1,20 @@
 /**
  * A word of a header, query parameter or cookie name that makes it a credential's: `key`, `sig`,
- * `sid`, `cookie`, `code` (OAuth's), `ticket`, a word ending in `token` (not `tokens`: `max_tokens`),
+ * `sid`, `cookie`, a word ending in `token` (not `tokens`: `max_tokens`),
  * `secret`, `password` or `signature` (`authtoken`, `clientsecret`), one starting with `auth` but
  * not `author` (`authorization`, `authkey`), a `key` of an API, an access, a client …
  * (`apikey`, `secretkey`), `bypass`. Whole words, so `design`, `monkey` and `author` are none.
  * Header names come lower-cased (`X-AuthToken` is `x-authtoken`).
  */
 const CREDENTIAL_WORD =
-  /^(?:auth(?!or(?!i[sz])).*|.*token|.*(?:secret|password|passwd|signature|credential)s?|(?:api|auth|secret|access|private|client|session|master|admin|subscription)?keys?|sig|pass|pwd|cookie|session(?:id)?|sid|jwt|bypass|code|ticket)$/;
+  /^(?:auth(?!or(?!i[sz])).*|.*token|.*(?:secret|password|passwd|signature|credential)s?|(?:api|auth|secret|access|private|client|session|master|admin|subscription)?keys?|sig|pass|pwd|cookie|session(?:id)?|sid|jwt|bypass)$/;
+
+/** Names that are a credential's only whole: OAuth's `code`, a `ticket`; not `zip_code`, `ticket_id`. */
+const CREDENTIAL_NAME = /^(?:code|ticket|(?:o?auth|authorization)[-_]?code)$/i;
 
 /** Whether `name` (a header, query parameter or cookie name) is a credential's, by its words. */
 function isCredentialName(name: string): boolean {
+  if (CREDENTIAL_NAME.test(name)) return true;
   return name
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -234,7 +238,7 @@ const OWN_FIELDS = new Set(['name', 'code', 'provider', 'status', 'runId', 'last
  * field (`errorType` …) but the library's own (`name`, `code`, `provider` …), its `headers`, and
  * the same of its `cause` and of an `AggregateError`'s `errors`, changed in place so its class and
  * fields stay. A secret equal to the error's `provider` (Ollama's placeholder key `ollama`) is
- * none to it. Never throws: an error whose message cannot be cut in place (a frozen error, a
+ * none to it. Never throws: an error with a field it cannot cut in place (a frozen error, a
  * getter) is replaced by a copy of it (same prototype and fields, so `RateLimitError.is` and
  * retries judge it the same) with every field cut. Anything not an object passes as it is.
  * @example redactError(new ApiError('bad key sk-123456', { status: 401, provider: 'p' }), ['sk-123456']).message // 'bad key [redacted]'
@@ -255,7 +259,8 @@ function redactWithin(error: unknown, all: readonly string[], depth: number, see
       name === 'body' || name === 'raw' ? redactBody(text, secrets) : redactSecrets(text, secrets),
       secrets,
     );
-  let kept = true;
+  // What could not be written back (a frozen error, a getter): the copy below gets it.
+  const unwritten = new Map<string, unknown>();
   for (const name of new Set(['message', 'stack', 'body', 'raw', 'cause', 'errors', ...safeKeys(error)])) {
     if (OWN_FIELDS.has(name)) continue;
     const value = safely(() => fields[name]);
@@ -270,27 +275,21 @@ function redactWithin(error: unknown, all: readonly string[], depth: number, see
         });
       return value;
     });
-    if (cut !== value && !safely(() => Reflect.set(error, name, cut)) && name === 'message') kept = false;
+    if (cut !== value && !safely(() => Reflect.set(error, name, cut))) unwritten.set(name, cut);
   }
-  if (kept) return error;
-  // A message it could not cut in place (a frozen error, a getter): a copy it can cut.
-  const copy = safely(() => writableCopy(error));
-  return copy === undefined ? new Error('[redacted]') : redactWithin(copy, all, depth, seen);
+  if (unwritten.size === 0) return error;
+  return safely(() => copyWith(error, unwritten)) ?? new Error('[redacted]');
 }
 
 /**
- * A copy of `error`: its prototype, every own field (symbols too) writable, and its message and
- * stack as plain values (read once, however they were defined).
+ * A copy of `error` (its prototype, every own field, symbols too) with `fields` set to the given
+ * values: for an error whose cut fields could not be written back.
  */
-function writableCopy(error: object): object {
+function copyWith(error: object, fields: ReadonlyMap<string, unknown>): object {
   const descriptors = Object.getOwnPropertyDescriptors(error) as Record<PropertyKey, PropertyDescriptor>;
-  for (const key of Reflect.ownKeys(descriptors)) {
-    const descriptor = descriptors[key] as PropertyDescriptor;
-    if ('value' in descriptor) Object.assign(descriptor, { writable: true, configurable: true });
-  }
-  for (const key of ['message', 'stack'] as const) {
-    const value = safely(() => String((error as Record<string, unknown>)[key] ?? ''));
-    descriptors[key] = { value: value ?? '', writable: true, configurable: true, enumerable: false };
+  for (const [name, value] of fields) {
+    const enumerable = descriptors[name]?.enumerable ?? false;
+    descriptors[name] = { value, writable: true, configurable: true, enumerable };
   }
   return Object.create(Object.getPrototypeOf(error) as object | null, descriptors) as object;
 }
@@ -304,6 +303,12 @@ function withoutCutShortSecrets(text: string, secrets: readonly string[]): strin
   if (!text.includes('"...') && !text.includes('..."')) return text;
   let result = text;
   for (const secret of secrets) {
+    // Most secrets have neither end in the text at all: nothing to look for.
+    if (
+      !text.includes(secret.slice(0, MIN_SECRET_LENGTH)) &&
+      !text.includes(secret.slice(-MIN_SECRET_LENGTH))
+    )
+      continue;
     for (let n = secret.length - 1; n >= MIN_SECRET_LENGTH; n--) {
       result = result.split(`${secret.slice(0, n)}"...`).join('[redacted]"...');
       result = result.split(`..."${secret.slice(-n)}`).join('..."[redacted]');

@@ -483,3 +483,34 @@ describe('the fourth review', () => {
     expect(shown(redactError(error, [KEY]))).not.toMatch(/sk-d/);
   });
 });
+
+// The fifth review: a frozen error kept a secret in any field but its message, and in a frozen
+// cause; `code` and `ticket` as words of a name made zip codes and ticket ids secrets.
+describe('the fifth review', () => {
+  const KEY = 'sk-default-key-123456';
+
+  it('a frozen error: every field cut, a frozen cause too', () => {
+    const body = Object.freeze(new ApiError('bad', { status: 401, provider: 'p', body: `k ${KEY}` }));
+    expect(shown(redactError(body, [KEY]))).not.toContain(KEY);
+    const nested = Object.freeze(
+      Object.assign(new ApiError(`outer ${KEY}`, { status: 401, provider: 'p' }), {
+        cause: Object.freeze(new Error(`inner ${KEY}`)),
+      }),
+    );
+    const passed = redactError(nested, [KEY]);
+    expect(ApiError.is(passed)).toBe(true);
+    expect(shown(passed)).not.toContain(KEY);
+  });
+
+  it('code and ticket count only as whole names', () => {
+    const secrets = requestSecrets(
+      'https://h.test/?zip_code=90210&ticket_id=12345&promo_code=SUMMER2024&code=c0de&oauth_code=oc0de&ticket=t1ck',
+      [new Headers({ 'x-region-code': 'eu-west-1' })],
+    );
+    expect(secrets).toEqual(expect.arrayContaining(['c0de', 'oc0de', 't1ck']));
+    expect(secrets).not.toContain('90210');
+    expect(secrets).not.toContain('12345');
+    expect(secrets).not.toContain('SUMMER2024');
+    expect(secrets).not.toContain('eu-west-1');
+  });
+});
