@@ -29,7 +29,7 @@ import {
 import { cancelOnAbort, decodeSSE } from '../operators/index.ts';
 import { parseEventId } from './sequenced-event.ts';
 import { sseBody, type SSERequest, sseRequestSecrets } from './sse-request.ts';
-import { redactError } from '../transport/request-secrets.ts';
+import { redactError } from '../transport/redact-error.ts';
 
 /** Options of {@link fromSSE}: a `RequestInit` for the first request, plus how to resume. */
 export interface FromSSEInit extends RequestInit {

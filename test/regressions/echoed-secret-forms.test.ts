@@ -15,12 +15,8 @@ import { fromSSE } from '../../src/http/index.ts';
 import { publicError } from '../../src/http/public-error.ts';
 import { anthropic } from '../../src/providers/anthropic/index.ts';
 import { openai } from '../../src/providers/openai/index.ts';
-import {
-  redactBody,
-  redactError,
-  redactSecrets,
-  requestSecrets,
-} from '../../src/transport/request-secrets.ts';
+import { redactError } from '../../src/transport/redact-error.ts';
+import { redactBody, redactSecrets, requestSecrets } from '../../src/transport/request-secrets.ts';
 import { settle } from '../support/settle.ts';
 import type { RecordedRequest } from '../support/transcript-server.ts';
 import { useTranscriptServer } from '../support/use-transcript-server.ts';

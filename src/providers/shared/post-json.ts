@@ -2,7 +2,8 @@ import { lastValueFrom, type MonoTypeOperatorFunction, reduce, throwError, timeo
 import { type CallOptions, StreamLimitError, StreamParseError, TimeoutError } from '../../core/index.ts';
 import { cancelOnAbort } from '../../operators/index.ts';
 import type { HttpClient } from '../../transport/index.ts';
-import { redactBody, redactError } from '../../transport/request-secrets.ts';
+import { redactError } from '../../transport/redact-error.ts';
+import { redactBody } from '../../transport/request-secrets.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './provider-options.ts';
 
 /** The most bytes a JSON answer may have: a token count is a few dozen. */

@@ -6,7 +6,7 @@ import type { StreamDecoderFactory } from '../../operators/index.ts';
 import { idleWatch } from '../../operators/idle-timeout.ts';
 import { retryingSubscriber } from '../../operators/retry-with-backoff.ts';
 import { type HttpClient, requestIdOf } from '../../transport/index.ts';
-import { redactError } from '../../transport/request-secrets.ts';
+import { redactError } from '../../transport/redact-error.ts';
 import type { ChunkMapper } from './chunk-mapper.ts';
 import { chunkObserver } from './decode-chunks.ts';
 import { DEFAULT_IDLE_TIMEOUT_MS, type ProviderOptions } from './provider-options.ts';
