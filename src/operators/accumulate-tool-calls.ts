@@ -131,7 +131,11 @@ class ToolCallStage<E extends ProviderEvent | StreamEvent> implements Observer<E
     this.last = acc;
     if (acc.id === '' && delta.id) acc.id = delta.id;
     if (acc.name === '' && delta.name) acc.name = delta.name;
-    if (delta.argumentsDelta !== '') acc.parts.push(delta.argumentsDelta);
+    // Typed as text; from untyped code (a custom provider) any other value is taken as JSON text.
+    const fragment: unknown = delta.argumentsDelta;
+    if (typeof fragment === 'string') {
+      if (fragment !== '') acc.parts.push(fragment);
+    } else if (fragment !== undefined && fragment !== null) acc.parts.push(JSON.stringify(fragment) ?? '');
   }
 
   /** Emits the assembled calls, if any; false when that failed (the stream has errored). */
@@ -162,6 +166,7 @@ function toToolCall(acc: Accumulator): ToolCall {
       raw,
       toolName: '',
       toolCallId: id,
+      message: `Tool call ${id} has no name, so it cannot be answered`,
       cause: new Error('The tool call has no name'),
     });
   }

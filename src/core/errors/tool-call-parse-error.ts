@@ -7,9 +7,16 @@ export class ToolCallParseError extends RxAgentError {
   readonly toolName: string;
   readonly toolCallId: string;
 
-  constructor(data: { raw: string; toolName: string; toolCallId: string; cause?: unknown }) {
+  /** @param data.message what is wrong, when not the arguments (a call without a name). */
+  constructor(data: {
+    raw: string;
+    toolName: string;
+    toolCallId: string;
+    cause?: unknown;
+    message?: string;
+  }) {
     super(
-      `Arguments of tool call ${data.toolCallId} (${data.toolName}) are not a JSON object`,
+      data.message ?? `Arguments of tool call ${data.toolCallId} (${data.toolName}) are not a JSON object`,
       'tool_call_parse_error',
       {
         cause: data.cause,

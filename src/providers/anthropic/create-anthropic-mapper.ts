@@ -26,8 +26,9 @@ class AnthropicMapper implements ChunkMapper<SSEMessage> {
 
   map(message: SSEMessage): readonly ProviderEvent[] {
     const raw = message.data;
-    // Keep-alive events of proxies may carry no data at all.
-    if (raw === '') return NO_EVENTS;
+    // Keep-alive events of proxies may carry no data at all. After `message_stop` nothing counts,
+    // an error or a malformed event included: the finished turn is kept.
+    if (raw === '' || this.state.finished) return NO_EVENTS;
     const event = parseEventJson<AnthropicStreamEvent>(raw, 'anthropic');
     if (event.type === undefined && message.event !== undefined) event.type = message.event;
     return mapAnthropicEvent(event, this.state);

@@ -1,5 +1,5 @@
 import type { ProviderEvent } from '../../core/index.ts';
-import { NO_EVENTS } from '../shared/index.ts';
+import { argumentsText, NO_EVENTS, tokenCount } from '../shared/index.ts';
 import { anthropicFinish } from './anthropic-finish.ts';
 import { anthropicStreamError } from './anthropic-stream-error.ts';
 import type { AnthropicBlockState, AnthropicStreamState } from './anthropic-stream-state.ts';
@@ -47,9 +47,9 @@ function mapDelta(event: AnthropicStreamEvent, state: AnthropicStreamState): rea
   const block = state.blocks[event.index ?? 0];
   switch (delta.type) {
     case 'text_delta':
-      return delta.text ? [{ type: 'text-delta', text: delta.text }] : NO_EVENTS;
+      return isText(delta.text) ? [{ type: 'text-delta', text: delta.text }] : NO_EVENTS;
     case 'input_json_delta': {
-      const json = delta.partial_json;
+      const json = argumentsText(delta.partial_json);
       if (block === undefined || !json) return NO_EVENTS;
       block.sawInput = true;
       if (block.kind === 'json') return [{ type: 'text-delta', text: json }];
@@ -58,11 +58,11 @@ function mapDelta(event: AnthropicStreamEvent, state: AnthropicStreamState): rea
         : NO_EVENTS;
     }
     case 'thinking_delta':
-      if (!delta.thinking) return NO_EVENTS;
+      if (!isText(delta.thinking)) return NO_EVENTS;
       if (block?.entry !== undefined) block.entry.thinking += delta.thinking;
       return [{ type: 'reasoning-delta', text: delta.thinking }];
     case 'signature_delta':
-      if (block?.entry !== undefined && delta.signature) block.entry.signature += delta.signature;
+      if (block?.entry !== undefined && isText(delta.signature)) block.entry.signature += delta.signature;
       return NO_EVENTS;
     default:
       return NO_EVENTS;
@@ -82,16 +82,16 @@ function startBlock(event: AnthropicStreamEvent, state: AnthropicStreamState): r
   switch (content?.type) {
     case 'text':
       block.kind = 'text';
-      return content.text ? [{ type: 'text-delta', text: content.text }] : NO_EVENTS;
+      return isText(content.text) ? [{ type: 'text-delta', text: content.text }] : NO_EVENTS;
     case 'thinking':
       block.kind = 'thinking';
       block.entry = {
         type: 'thinking',
-        thinking: content.thinking ?? '',
-        signature: content.signature ?? '',
+        thinking: isText(content.thinking) ? content.thinking : '',
+        signature: isText(content.signature) ? content.signature : '',
       };
       state.thinking.push(block.entry);
-      return content.thinking ? [{ type: 'reasoning-delta', text: content.thinking }] : NO_EVENTS;
+      return isText(content.thinking) ? [{ type: 'reasoning-delta', text: content.thinking }] : NO_EVENTS;
     case 'redacted_thinking':
       if (typeof content.data === 'string')
         state.thinking.push({ type: 'redacted_thinking', data: content.data });
@@ -108,8 +108,8 @@ function startBlock(event: AnthropicStreamEvent, state: AnthropicStreamState): r
         {
           type: 'tool-call-delta',
           index: block.ordinal,
-          ...(content.id ? { id: content.id } : {}),
-          ...(content.name
+          ...(isText(content.id) ? { id: content.id } : {}),
+          ...(isText(content.name)
             ? { name: state.toolNames ? state.toolNames.decode(content.name) : content.name }
             : {}),
           argumentsDelta: '',
@@ -135,18 +135,20 @@ function stopBlock(event: AnthropicStreamEvent, state: AnthropicStreamState): re
     : [{ type: 'tool-call-delta', index: block.ordinal, argumentsDelta: json }];
 }
 
+/** Non-empty text: a server sending another type (an object, a number) adds nothing. */
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
 /** Usage fields are cumulative: a later event's value replaces an earlier one. */
 function readUsage(usage: AnthropicUsage | null | undefined, state: AnthropicStreamState): void {
   if (!usage) return;
   state.sawUsage = true;
-  if (typeof usage.input_tokens === 'number') state.inputTokens = usage.input_tokens;
-  if (typeof usage.output_tokens === 'number') state.outputTokens = usage.output_tokens;
-  if (typeof usage.cache_read_input_tokens === 'number')
-    state.cacheReadTokens = usage.cache_read_input_tokens;
-  if (typeof usage.cache_creation_input_tokens === 'number')
-    state.cacheWriteTokens = usage.cache_creation_input_tokens;
-  const hour = usage.cache_creation?.ephemeral_1h_input_tokens;
-  if (typeof hour === 'number') state.cacheWrite1hTokens = hour;
-  const thinking = usage.output_tokens_details?.thinking_tokens;
-  if (typeof thinking === 'number') state.thinkingTokens = thinking;
+  state.inputTokens = tokenCount(usage.input_tokens) ?? state.inputTokens;
+  state.outputTokens = tokenCount(usage.output_tokens) ?? state.outputTokens;
+  state.cacheReadTokens = tokenCount(usage.cache_read_input_tokens) ?? state.cacheReadTokens;
+  state.cacheWriteTokens = tokenCount(usage.cache_creation_input_tokens) ?? state.cacheWriteTokens;
+  state.cacheWrite1hTokens =
+    tokenCount(usage.cache_creation?.ephemeral_1h_input_tokens) ?? state.cacheWrite1hTokens;
+  state.thinkingTokens = tokenCount(usage.output_tokens_details?.thinking_tokens) ?? state.thinkingTokens;
 }

@@ -1,5 +1,5 @@
 import { type ContentPart, InvalidRequestError } from '../../core/index.ts';
-import { base64Of, inlineMedia, urlOf } from '../shared/index.ts';
+import { base64Of, inlineMedia, unknownContentPart, urlOf } from '../shared/index.ts';
 import type { AnthropicContentBlock, AnthropicSource } from './anthropic-wire.ts';
 
 const OPTION = { provider: 'anthropic', option: 'messages' };
@@ -19,8 +19,7 @@ function documentBlock(part: Extract<ContentPart, { type: 'file' }>): AnthropicC
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data }, ...title };
   }
   if (part.mediaType === 'text/plain') {
-    const bytes =
-      part.data instanceof Uint8Array ? part.data : Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const bytes = part.data instanceof Uint8Array ? part.data : base64Bytes(data);
     const text = new TextDecoder().decode(bytes);
     return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...title };
   }
@@ -28,6 +27,20 @@ function documentBlock(part: Extract<ContentPart, { type: 'file' }>): AnthropicC
     `anthropic: files of type ${part.mediaType} are not supported (only application/pdf and text/plain)`,
     OPTION,
   );
+}
+
+/** The bytes of a text file sent as base64 text; text that is not base64 is the caller's mistake. */
+function base64Bytes(data: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(data);
+  } catch (cause) {
+    throw new InvalidRequestError('anthropic: a text/plain file part holds data that is not base64', {
+      ...OPTION,
+      cause,
+    });
+  }
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
 /**
@@ -51,6 +64,7 @@ export function toAnthropicContent(content: string | readonly ContentPart[]): An
         break;
       default:
         part satisfies never;
+        throw unknownContentPart(part);
     }
   }
   return blocks;

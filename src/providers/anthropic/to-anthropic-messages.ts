@@ -1,5 +1,5 @@
-import { InvalidRequestError, type Message, textOf } from '../../core/index.ts';
-import { type ToolNameCodec, wireToolCallId } from '../shared/index.ts';
+import type { Message } from '../../core/index.ts';
+import { answeredCallId, textOnly, type ToolNameCodec, wireToolCallId } from '../shared/index.ts';
 import { thinkingBlocksOf } from './anthropic-metadata.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-wire.ts';
 import { toAnthropicContent } from './to-anthropic-content.ts';
@@ -12,16 +12,10 @@ export interface AnthropicConversation {
 }
 
 function toolResult(message: Message): AnthropicContentBlock {
-  if (message.toolCallId === undefined) {
-    throw new InvalidRequestError('anthropic: a tool message needs its toolCallId', {
-      provider: 'anthropic',
-      option: 'messages',
-    });
-  }
   const content = typeof message.content === 'string' ? message.content : toAnthropicContent(message.content);
   return {
     type: 'tool_result',
-    tool_use_id: wireToolCallId(message.toolCallId),
+    tool_use_id: wireToolCallId(answeredCallId(message, 'anthropic')),
     content,
     ...(message.isError === true ? { is_error: true as const } : {}),
   };
@@ -78,7 +72,10 @@ export function toAnthropicMessages(
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-        system.push({ text: textOf(message.content), cache: message.cache === true });
+        system.push({
+          text: textOnly(message.content, 'anthropic', 'a system message'),
+          cache: message.cache === true,
+        });
         break;
       case 'user':
         push('user', withCache(message, toAnthropicContent(message.content)));

@@ -5,7 +5,13 @@ import {
   type ProviderEvent,
   type Usage,
 } from '../../core/index.ts';
-import { type ChunkMapper, NO_EVENTS, type ToolNameCodec } from '../shared/index.ts';
+import {
+  argumentsText,
+  type ChunkMapper,
+  NO_EVENTS,
+  type ToolNameCodec,
+  tokenCount,
+} from '../shared/index.ts';
 import { bedrockException } from './bedrock-exception.ts';
 import type { BedrockReasoningBlock } from './bedrock-messages.ts';
 import type { EventStreamEvent } from './decode-event-stream.ts';
@@ -95,8 +101,8 @@ class BedrockMapper implements ChunkMapper<EventStreamEvent> {
         const events: ProviderEvent[] = [];
         if (typeof delta.text === 'string' && delta.text !== '')
           events.push({ type: 'text-delta', text: delta.text });
-        const input = delta.toolUse?.input;
-        if (typeof input === 'string' && input !== '') {
+        const input = argumentsText(delta.toolUse?.input);
+        if (input !== '') {
           events.push({ type: 'tool-call-delta', index: this.indexOf(block), argumentsDelta: input });
         }
         const reasoning = delta.reasoningContent;
@@ -165,7 +171,7 @@ function keepReasoning(
 }
 
 function usageOf(raw: NonNullable<ConversePayload['usage']>): Usage {
-  const n = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  const n = (value: unknown) => tokenCount(value) ?? 0;
   const cached = n(raw.cacheReadInputTokens);
   const written = n(raw.cacheWriteInputTokens);
   const inputTokens = n(raw.inputTokens) + cached + written;

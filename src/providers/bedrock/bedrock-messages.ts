@@ -1,5 +1,12 @@
 import { type ContentPart, type Message, InvalidRequestError, type ToolCall } from '../../core/index.ts';
-import { inlineMedia, type ToolNameCodec, wireToolCallId } from '../shared/index.ts';
+import {
+  answeredCallId,
+  inlineMedia,
+  textOnly,
+  type ToolNameCodec,
+  unknownContentPart,
+  wireToolCallId,
+} from '../shared/index.ts';
 
 /** A Converse content block, as sent. */
 export type BedrockContentBlock = Record<string, unknown>;
@@ -59,7 +66,7 @@ export function toBedrockMessages(
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-        system.push({ text: textContent(message.content) });
+        system.push({ text: textOnly(message.content, 'bedrock', 'a system message') });
         if (message.cache === true) system.push(CACHE_POINT);
         break;
       case 'user':
@@ -82,7 +89,7 @@ export function toBedrockMessages(
           [
             {
               toolResult: {
-                toolUseId: wireToolCallId(message.toolCallId ?? ''),
+                toolUseId: wireToolCallId(answeredCallId(message, 'bedrock')),
                 content: blocksOf(message.content),
                 ...(message.isError === true ? { status: 'error' } : {}),
               },
@@ -123,14 +130,6 @@ function reasoningBlocks(message: Message): BedrockContentBlock[] {
   return blocks;
 }
 
-function textContent(content: string | readonly ContentPart[]): string {
-  return typeof content === 'string'
-    ? content
-    : blocksOf(content)
-        .map((b) => String(b.text ?? ''))
-        .join('\n');
-}
-
 function blocksOf(content: string | readonly ContentPart[]): BedrockContentBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
   const blocks: BedrockContentBlock[] = [];
@@ -159,6 +158,7 @@ function blocksOf(content: string | readonly ContentPart[]): BedrockContentBlock
       }
       default:
         part satisfies never;
+        throw unknownContentPart(part);
     }
   }
   return blocks;

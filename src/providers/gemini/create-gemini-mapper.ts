@@ -19,6 +19,22 @@ export function createGeminiMapper(toolNames?: ToolNameCodec): ChunkMapper<SSEMe
   return new GeminiMapper(createGeminiStreamState(toolNames));
 }
 
+/**
+ * A chunk after the one with the finish reason: only its usage counts. Text or calls there are not
+ * part of the finished turn, and an error or a malformed chunk there does not throw it away (as a
+ * body cut there does not).
+ */
+function afterFinish(raw: string, state: GeminiStreamState): readonly ProviderEvent[] {
+  let chunk: GeminiChunk;
+  try {
+    chunk = parseEventJson<GeminiChunk>(raw, 'gemini');
+  } catch {
+    return NO_EVENTS;
+  }
+  if (chunk.usageMetadata && !chunk.error) state.usage = chunk.usageMetadata;
+  return NO_EVENTS;
+}
+
 /** A class, not closures made per stream: `map` is one call target for every stream (see `ChunkObserver`). */
 class GeminiMapper implements ChunkMapper<SSEMessage> {
   private readonly state: GeminiStreamState;
@@ -30,6 +46,7 @@ class GeminiMapper implements ChunkMapper<SSEMessage> {
   map(message: SSEMessage): readonly ProviderEvent[] {
     const raw = message.data;
     if (raw === '') return NO_EVENTS;
+    if (this.state.finishReason !== undefined) return afterFinish(raw, this.state);
     return mapGeminiChunk(parseEventJson<GeminiChunk>(raw, 'gemini'), this.state, raw);
   }
 

@@ -80,6 +80,8 @@ export interface GeminiUsage {
   candidatesTokenCount?: number;
   thoughtsTokenCount?: number;
   cachedContentTokenCount?: number;
+  /** Tokens that tool use (grounding, URL context, code execution) added to the prompt. */
+  toolUsePromptTokenCount?: number;
   totalTokenCount?: number;
 }
 

@@ -1,6 +1,6 @@
 import type { FinishPart, FinishReason, ProviderEvent, Usage } from '../../core/index.ts';
 import { generateToolCallId } from '../../core/index.ts';
-import { NO_EVENTS, type ToolNameCodec } from '../shared/index.ts';
+import { NO_EVENTS, type ToolNameCodec, tokenCount } from '../shared/index.ts';
 import type { GeminiFunctionCallMetadata } from './gemini-metadata.ts';
 import { geminiStreamError } from './gemini-stream-error.ts';
 import type { GeminiChunk, GeminiStreamPart, GeminiUsage } from './gemini-wire.ts';
@@ -71,7 +71,8 @@ function mapPart(part: GeminiStreamPart, state: GeminiStreamState): readonly Pro
   if (call !== undefined) return [toolCallDelta(call, part.thoughtSignature, state)];
   if (part.thoughtSignature) state.thoughtSignature = part.thoughtSignature;
   const text = part.text;
-  if (!text) return NO_EVENTS;
+  // A server sending another type (an object, a number) adds nothing, not "[object Object]".
+  if (typeof text !== 'string' || text === '') return NO_EVENTS;
   return [part.thought === true ? { type: 'reasoning-delta', text } : { type: 'text-delta', text }];
 }
 
@@ -95,7 +96,9 @@ function toolCallDelta(
     type: 'tool-call-delta',
     index,
     id,
-    ...(call.name ? { name: state.toolNames ? state.toolNames.decode(call.name) : call.name } : {}),
+    ...(typeof call.name === 'string' && call.name !== ''
+      ? { name: state.toolNames ? state.toolNames.decode(call.name) : call.name }
+      : {}),
     argumentsDelta: JSON.stringify(call.args ?? {}),
   };
 }
@@ -119,16 +122,20 @@ export function geminiFinishReason(raw: string, toolCalls: number): FinishReason
   return 'other';
 }
 
+const count = (value: unknown): number => tokenCount(value) ?? 0;
+
 /**
- * The usage of a turn: `inputTokens` is `promptTokenCount` (which already includes cached tokens),
- * `outputTokens` is `candidatesTokenCount + thoughtsTokenCount` (Gemini counts thoughts apart),
- * `reasoningTokens` the thoughts, `cachedInputTokens` the `cachedContentTokenCount`.
+ * The usage of a turn: `inputTokens` is `promptTokenCount` (which already includes cached tokens)
+ * plus `toolUsePromptTokenCount` (what grounding, URL context or code execution added to the
+ * prompt, counted and billed apart), `outputTokens` is `candidatesTokenCount + thoughtsTokenCount`
+ * (Gemini counts thoughts apart), `reasoningTokens` the thoughts, `cachedInputTokens` the
+ * `cachedContentTokenCount`.
  */
 export function geminiUsage(usage: GeminiUsage | undefined): Usage {
-  const inputTokens = usage?.promptTokenCount ?? 0;
-  const thoughts = usage?.thoughtsTokenCount ?? 0;
-  const cached = usage?.cachedContentTokenCount ?? 0;
-  const outputTokens = (usage?.candidatesTokenCount ?? 0) + thoughts;
+  const inputTokens = count(usage?.promptTokenCount) + count(usage?.toolUsePromptTokenCount);
+  const thoughts = count(usage?.thoughtsTokenCount);
+  const cached = Math.min(count(usage?.cachedContentTokenCount), inputTokens);
+  const outputTokens = count(usage?.candidatesTokenCount) + thoughts;
   return {
     inputTokens,
     outputTokens,

@@ -1,5 +1,5 @@
 import { InvalidRequestError, type Message, textOf } from '../../core/index.ts';
-import type { ToolNameCodec } from '../shared/index.ts';
+import { textOnly, type ToolNameCodec } from '../shared/index.ts';
 import { geminiMetadataOf } from './gemini-metadata.ts';
 import type { GeminiContent, GeminiPart } from './gemini-wire.ts';
 import { toGeminiParts } from './to-gemini-parts.ts';
@@ -101,7 +101,7 @@ export function toGeminiContents(
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-        system.push(textOf(message.content));
+        system.push(textOnly(message.content, 'gemini', 'a system message'));
         break;
       case 'user':
         push('user', toGeminiParts(message.content));

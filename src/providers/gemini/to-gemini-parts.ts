@@ -1,5 +1,5 @@
 import { type ContentPart, InvalidRequestError } from '../../core/index.ts';
-import { base64Of, inlineMedia, urlOf } from '../shared/index.ts';
+import { base64Of, inlineMedia, unknownContentPart, urlOf } from '../shared/index.ts';
 import type { GeminiPart } from './gemini-wire.ts';
 
 const TYPE_BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
@@ -55,6 +55,7 @@ export function toGeminiParts(content: string | readonly ContentPart[]): GeminiP
         break;
       default:
         part satisfies never;
+        throw unknownContentPart(part);
     }
   }
   return parts;

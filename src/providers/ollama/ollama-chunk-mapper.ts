@@ -7,7 +7,13 @@ import {
   type ProviderEvent,
   StreamParseError,
 } from '../../core/index.ts';
-import { type ChunkMapper, NO_EVENTS, type ToolNameCodec } from '../shared/index.ts';
+import {
+  argumentsText,
+  type ChunkMapper,
+  NO_EVENTS,
+  type ToolNameCodec,
+  tokenCount,
+} from '../shared/index.ts';
 
 /** The fields of an `/api/chat` stream line rxagent reads; every other field is ignored. */
 export interface OllamaChunk {
@@ -75,13 +81,14 @@ class OllamaMapper implements ChunkMapper<unknown> {
     const { toolNames } = this;
     for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
       const index = this.toolCalls++;
-      const args = call.function?.arguments;
+      const wireName = call.function?.name;
+      const name = typeof wireName === 'string' ? wireName : '';
       events.push({
         type: 'tool-call-delta',
         index,
         id: typeof call.id === 'string' && call.id !== '' ? call.id : generateToolCallId(),
-        name: toolNames ? toolNames.decode(call.function?.name ?? '') : (call.function?.name ?? ''),
-        argumentsDelta: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        name: toolNames ? toolNames.decode(name) : name,
+        argumentsDelta: argumentsText(call.function?.arguments),
       });
     }
     if (chunk.done === true) {
@@ -121,5 +128,5 @@ function finishReasonOf(raw: string | undefined, calledTools: boolean): FinishRe
   return 'other';
 }
 
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const count = (value: unknown): number => (isCount(value) ? value : 0);
+const isCount = (value: unknown): value is number => tokenCount(value) !== undefined;
+const count = (value: unknown): number => tokenCount(value) ?? 0;

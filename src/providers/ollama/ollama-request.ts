@@ -6,7 +6,14 @@ import {
   type ToolSpec,
   textOf,
 } from '../../core/index.ts';
-import { inlineMedia, requestToolNames, responseJsonSchema, type ToolNameCodec } from '../shared/index.ts';
+import {
+  inlineMedia,
+  requestToolNames,
+  responseJsonSchema,
+  textOnly,
+  type ToolNameCodec,
+  unknownContentPart,
+} from '../shared/index.ts';
 
 const OPTION = { provider: 'ollama', option: 'messages' };
 
@@ -113,10 +120,10 @@ function toOllamaMessage(
   toolNames: Map<string, string>,
   codec: ToolNameCodec,
 ): OllamaMessage {
+  if (message.role === 'system')
+    return { role: 'system', content: textOnly(message.content, 'ollama', 'a system message') };
   const content = textOf(message.content);
   switch (message.role) {
-    case 'system':
-      return { role: 'system', content };
     case 'user': {
       const images = imagesOf(message.content);
       return { role: 'user', content, ...(images.length > 0 ? { images } : {}) };
@@ -125,9 +132,11 @@ function toOllamaMessage(
       const thinking = message.metadata?.reasoning;
       const calls = message.toolCalls ?? [];
       for (const call of calls) toolNames.set(call.id, codec.encode(call.name));
+      const images = imagesOf(message.content);
       return {
         role: 'assistant',
         content,
+        ...(images.length > 0 ? { images } : {}),
         ...(typeof thinking === 'string' && thinking !== '' ? { thinking } : {}),
         ...(calls.length > 0
           ? {
@@ -166,7 +175,7 @@ function imagesOf(content: string | readonly ContentPart[]): string[] {
         `ollama: file parts (${part.mediaType}) are not supported; send text or images`,
         OPTION,
       );
-    }
+    } else if (part.type !== 'text') throw unknownContentPart(part);
   }
   return images;
 }

@@ -6,7 +6,13 @@ import {
   type Usage,
 } from '../../core/index.ts';
 import type { SSEMessage } from '../../operators/index.ts';
-import { type ChunkMapper, NO_EVENTS, parseEventJson, type ToolNameCodec } from '../shared/index.ts';
+import {
+  argumentsText,
+  type ChunkMapper,
+  NO_EVENTS,
+  parseEventJson,
+  type ToolNameCodec,
+} from '../shared/index.ts';
 import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-openai-finish.ts';
 import { contentPartEvents } from './content-part-events.ts';
 import { openAIStreamError, openAIStreamErrorOf } from './openai-stream-error.ts';
@@ -33,6 +39,10 @@ export interface OpenAIChunkState {
   extraContent?: Record<string, Record<string, unknown>>;
   /** Decodes wire tool names back to the caller's (names the wire refused were encoded). */
   readonly toolNames: ToolNameCodec | undefined;
+  /** The index given to each id of calls sent without one, in order of arrival. */
+  unindexedIds?: Map<string, number>;
+  /** The index of the last call sent without one that had an id. */
+  lastUnindexed?: number;
 }
 
 /** A fresh state for one stream. */
@@ -83,15 +93,19 @@ export function mapOpenAIChunk(item: OpenAIChunk, state: OpenAIChunkState): read
     if (delta) {
       // typeof checks: a server sending another shape (content parts, an object) must not yield
       // "[object Object]" in the text, the refusal or the finish reason.
-      const reasoning = delta.reasoning_content || delta.reasoning;
-      if (typeof reasoning === 'string') out = push(out, { type: 'reasoning-delta', text: reasoning });
+      const { reasoning_content: first } = delta;
+      const reasoning = typeof first === 'string' && first !== '' ? first : delta.reasoning;
+      if (typeof reasoning === 'string' && reasoning !== '')
+        out = push(out, { type: 'reasoning-delta', text: reasoning });
       const { content } = delta;
       if (typeof content === 'string') {
         if (content !== '') out = push(out, { type: 'text-delta', text: content });
       } else if (Array.isArray(content))
         for (const event of contentPartEvents(content)) out = push(out, event);
       if (typeof delta.refusal === 'string') state.refusal += delta.refusal;
-      if (delta.tool_calls) out = pushToolCalls(delta.tool_calls, state, out);
+      const calls = delta.tool_calls;
+      if (calls)
+        out = pushToolCalls(Array.isArray(calls) ? calls : [calls as OpenAIToolCallDelta], state, out);
       else if (delta.function_call)
         out = pushToolCalls([{ index: 0, function: delta.function_call }], state, out);
     }
@@ -120,23 +134,44 @@ function pushToolCalls(
     const call = calls[j];
     if (!call) continue;
     const fn = call.function;
+    const id = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
     const delta: ToolCallDelta = {
       type: 'tool-call-delta',
-      // Servers that send whole calls at once sometimes leave out the index: use the position.
-      index: typeof call.index === 'number' ? call.index : j,
-      argumentsDelta: fn?.arguments ?? '',
+      index: typeof call.index === 'number' ? call.index : unindexed(id, j, state),
+      argumentsDelta: argumentsText(fn?.arguments),
     };
-    if (call.id) {
-      delta.id = call.id;
+    if (id !== undefined) {
+      delta.id = id;
       const extra = call.extra_content;
       if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
-        (state.extraContent ??= {})[call.id] = extra;
+        (state.extraContent ??= {})[id] = extra;
     }
-    if (fn?.name) delta.name = state.toolNames ? state.toolNames.decode(fn.name) : fn.name;
+    const name = fn?.name;
+    if (typeof name === 'string' && name !== '')
+      delta.name = state.toolNames ? state.toolNames.decode(name) : name;
     state.sawToolCalls = true;
     out = push(out, delta);
   }
   return out;
+}
+
+/**
+ * The index of a call fragment the server sent without one. Servers that leave it out (Gemini's
+ * OpenAI endpoint) tell calls apart by id, each parallel call in its own chunk, possibly
+ * interleaved: each new id is the next call, a known id its own call, a fragment without an id
+ * continues the last call. Without any id so far, the fragment's position in its chunk (whole
+ * calls sent at once).
+ */
+function unindexed(id: string | undefined, position: number, state: OpenAIChunkState): number {
+  if (id === undefined) return state.lastUnindexed ?? position;
+  const byId = (state.unindexedIds ??= new Map());
+  let index = byId.get(id);
+  if (index === undefined) {
+    index = byId.size;
+    byId.set(id, index);
+  }
+  state.lastUnindexed = index;
+  return index;
 }
 
 /**
@@ -166,6 +201,23 @@ export function endOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent
       ? `${state.provider}: the stream ended without a finish reason or [DONE]`
       : `${state.provider}: the response held no server-sent events (is it an event stream?)`,
   );
+}
+
+/**
+ * A chunk after the finish reason, before `[DONE]`: only its usage counts (OpenAI's usage chunk
+ * comes there). An error object or a malformed chunk there ends the stream with the finished turn
+ * kept, as a body cut there does; text or tool calls after it are not part of the turn.
+ */
+function afterFinish(data: string, state: OpenAIChunkState): readonly ProviderEvent[] {
+  let chunk: OpenAIChunk;
+  try {
+    chunk = parseEventJson<OpenAIChunk>(data, state.provider);
+  } catch {
+    return doneOpenAIStream(state);
+  }
+  if (!chunk.choices && openAIStreamErrorOf(chunk) !== undefined) return doneOpenAIStream(state);
+  if (chunk.usage) state.usage = mapOpenAIUsage(chunk.usage);
+  return NO_EVENTS;
 }
 
 /** The `finish` part; `[DONE]` without any finish reason is reported as `other`. */
@@ -224,6 +276,7 @@ class OpenAIChunkMapper implements ChunkMapper<SSEMessage> {
     if (data === '[DONE]') return doneOpenAIStream(state);
     // After [DONE] nothing counts, a malformed event included: the finished turn is kept.
     if (data === '' || state.done) return NO_EVENTS;
+    if (state.finished) return afterFinish(data, state);
     return mapOpenAIChunk(parseEventJson<OpenAIChunk>(data, state.provider), state);
   }
 

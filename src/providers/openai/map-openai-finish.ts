@@ -1,4 +1,5 @@
 import type { FinishReason, Usage } from '../../core/index.ts';
+import { tokenCount } from '../shared/token-count.ts';
 import type { OpenAIUsage } from './openai-wire.ts';
 
 /**
@@ -24,7 +25,7 @@ export function mapOpenAIFinishReason(raw: string | undefined, sawToolCalls: boo
   }
 }
 
-const count = (value: number | null | undefined): number => (typeof value === 'number' ? value : 0);
+const count = (value: unknown): number => tokenCount(value) ?? 0;
 
 /**
  * OpenAI's usage object as `Usage`: cached input tokens from `prompt_tokens_details.cached_tokens`,
@@ -38,10 +39,12 @@ const count = (value: number | null | undefined): number => (typeof value === 'n
 export function mapOpenAIUsage(usage: OpenAIUsage): Usage {
   const inputTokens = count(usage.prompt_tokens);
   const completion = count(usage.completion_tokens);
-  const cached = usage.prompt_tokens_details?.cached_tokens;
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  // Cached tokens are part of the prompt: never more of them than it had.
+  const cachedCount = tokenCount(usage.prompt_tokens_details?.cached_tokens);
+  const cached = cachedCount === undefined ? undefined : Math.min(cachedCount, inputTokens);
+  const reasoning = tokenCount(usage.completion_tokens_details?.reasoning_tokens);
   const outside =
-    typeof reasoning === 'number' &&
+    reasoning !== undefined &&
     reasoning > 0 &&
     (reasoning > completion || usage.total_tokens === inputTokens + completion + reasoning);
   const outputTokens = outside ? completion + reasoning : completion;
@@ -49,7 +52,7 @@ export function mapOpenAIUsage(usage: OpenAIUsage): Usage {
     inputTokens,
     outputTokens,
     totalTokens: inputTokens + outputTokens,
-    ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
-    ...(typeof reasoning === 'number' ? { reasoningTokens: reasoning } : {}),
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+    ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
   };
 }

@@ -9,7 +9,8 @@ export interface OpenAIToolCallDelta {
   index?: number | null;
   id?: string | null;
   type?: string | null;
-  function?: { name?: string | null; arguments?: string | null } | null;
+  /** `arguments` is text; some servers send it as an object (any JSON value is taken as its text). */
+  function?: { name?: string | null; arguments?: unknown } | null;
   /** Gemini's OpenAI endpoint: `{ google: { thought_signature } }`, wanted back with the call. */
   extra_content?: Record<string, unknown> | null;
 }
@@ -33,7 +34,8 @@ export interface OpenAIDelta {
   /** vLLM (newer), OpenRouter, Ollama, Groq. */
   reasoning?: string | null;
   refusal?: string | null;
-  tool_calls?: readonly OpenAIToolCallDelta[] | null;
+  /** A list; a server that sends one call sometimes sends it bare. */
+  tool_calls?: readonly OpenAIToolCallDelta[] | OpenAIToolCallDelta | null;
   /** The legacy single function call. */
   function_call?: { name?: string | null; arguments?: string | null } | null;
 }

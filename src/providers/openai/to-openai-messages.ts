@@ -1,5 +1,13 @@
 import { type ContentPart, InvalidRequestError, type Message, textOf } from '../../core/index.ts';
-import { base64Of, inlineMedia, type ToolNameCodec, urlOf } from '../shared/index.ts';
+import {
+  answeredCallId,
+  base64Of,
+  inlineMedia,
+  textOnly,
+  type ToolNameCodec,
+  unknownContentPart,
+  urlOf,
+} from '../shared/index.ts';
 
 /** One message in OpenAI's Chat Completions format. */
 export type OpenAIMessage =
@@ -85,12 +93,7 @@ export function toOpenAIContentPart(part: ContentPart): OpenAIContentPart {
     }
     default:
       part satisfies never;
-      throw new InvalidRequestError(
-        `Unknown content part type ${JSON.stringify((part as { type?: unknown }).type)}`,
-        {
-          option: 'messages',
-        },
-      );
+      throw unknownContentPart(part);
   }
 }
 
@@ -108,7 +111,7 @@ export function toOpenAIMessage(
 ): OpenAIMessage {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: textOf(message.content) };
+      return { role: 'system', content: textOnly(message.content, provider ?? 'openai', 'a system message') };
     case 'user':
       return {
         role: 'user',
@@ -116,7 +119,7 @@ export function toOpenAIMessage(
           typeof message.content === 'string' ? message.content : message.content.map(toOpenAIContentPart),
       };
     case 'assistant': {
-      const text = textOf(message.content);
+      const text = textOnly(message.content, provider ?? 'openai', 'an assistant message');
       const calls = message.toolCalls;
       if (!calls || calls.length === 0) return { role: 'assistant', content: text };
       const extra = extraContentOf(message, provider);
@@ -140,7 +143,11 @@ export function toOpenAIMessage(
       };
     }
     case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: textOf(message.content) };
+      return {
+        role: 'tool',
+        tool_call_id: answeredCallId(message, provider ?? 'openai'),
+        content: textOf(message.content),
+      };
     default:
       message.role satisfies never;
       throw new InvalidRequestError(`Unknown message role ${String(message.role)}`, { option: 'messages' });

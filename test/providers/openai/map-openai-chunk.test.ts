@@ -57,8 +57,9 @@ describe('mapOpenAIChunk', () => {
       { type: 'tool-call-delta', index: 1, id: 'call_b', name: 'g', argumentsDelta: '{' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '}' },
     ]);
+    // Without an index, a call is numbered by its id's arrival among such calls (the first: 0).
     expect(mapOpenAIChunk(delta({ tool_calls: [null, { id: 'x', function: null }] }), s)).toEqual([
-      { type: 'tool-call-delta', index: 1, id: 'x', argumentsDelta: '' },
+      { type: 'tool-call-delta', index: 0, id: 'x', argumentsDelta: '' },
     ]);
     expect(mapOpenAIChunk(delta({ function_call: { name: 'f', arguments: '{}' } }), state())).toEqual([
       { type: 'tool-call-delta', index: 0, name: 'f', argumentsDelta: '{}' },

@@ -118,11 +118,13 @@ describe('toOpenAIRequest', () => {
       role: 'system',
       content: 'a',
     });
-    expect(toOpenAIMessage(message({ role: 'tool', content: 'x' }))).toEqual({
+    expect(toOpenAIMessage(message({ role: 'tool', toolCallId: 'c1', content: 'x' }))).toEqual({
       role: 'tool',
-      tool_call_id: '',
+      tool_call_id: 'c1',
       content: 'x',
     });
+    // Without the id of the call it answers, no wire can pair it: refused, not sent as ''.
+    expect(() => toOpenAIMessage(message({ role: 'tool', content: 'x' }))).toThrow(InvalidRequestError);
   });
 
   it('unknown roles and parts are refused', () => {
