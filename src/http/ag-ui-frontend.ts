@@ -1,9 +1,16 @@
 import type { RunAgentInput } from '@ag-ui/core';
 import { Agent } from '../agent/index.ts';
-import { RxAgentError } from '../core/index.ts';
+import { InvalidToolSchemaError, RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/actor.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject, ToolRegistry } from '../tools/index.ts';
 import type { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
+
+/**
+ * The most JSON text the front end's tool schemas may hold together, by default: compiling a schema
+ * costs about 5 µs per character of it, on the event loop, and every request carries its own.
+ * Front-end tool schemas are a few KB.
+ */
+export const DEFAULT_MAX_TOOL_SCHEMA_CHARS = 64 * 1024;
 
 /** What a front end added to one AG-UI run: its tools, its context and its state. */
 export interface AgUiFrontend {
@@ -20,14 +27,25 @@ export interface AgUiFrontend {
  * system prompt. The agent as given when the input carries none of them.
  * @throws RxAgentError `frontend_tools_unsupported` when the agent's tools are a shared `ToolRegistry`
  *   (front-end tools would join every run's registry), `InvalidToolNameError`/`DuplicateToolError`
- *   for a bad or clashing tool name, `InvalidToolSchemaError` for bad parameters
+ *   for a bad or clashing tool name, `InvalidToolSchemaError` for bad parameters, or parameters
+ *   holding more than `maxSchemaChars` characters of JSON in all
  */
 export function agUiFrontend(
   agent: Agent,
   input: RunAgentInput,
   results: AgUiFrontendResults,
   actor: Actor | undefined,
+  maxSchemaChars = DEFAULT_MAX_TOOL_SCHEMA_CHARS,
 ): AgUiFrontend {
+  let schemaChars = 0;
+  for (const tool of input.tools) {
+    schemaChars += JSON.stringify(tool.parameters ?? null).length;
+    if (schemaChars > maxSchemaChars)
+      throw new InvalidToolSchemaError(
+        tool.name,
+        `the front end's tool schemas hold more than the ${maxSchemaChars} characters of JSON allowed (maxToolSchemaChars)`,
+      );
+  }
   const clientTools = input.tools.map((tool) =>
     defineTool({
       name: tool.name,

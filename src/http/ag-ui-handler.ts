@@ -44,6 +44,12 @@ export interface AgUiHandlerOptions {
   maxBodyBytes?: number;
   /** Comment heartbeats while idle. @default 15_000 */
   heartbeatMs?: number;
+  /**
+   * The most characters of JSON the input's front-end tool schemas may hold together; more is a
+   * 400 (`invalid_tool_schema`). Compiling them costs the event loop about 5 µs per character.
+   * @default 65_536
+   */
+  maxToolSchemaChars?: number;
 }
 
 /** A run parked at a call: an approval (an interrupt) or a front-end tool's call. */
@@ -166,7 +172,7 @@ export function agUiHandler(
 
     let frontend: ReturnType<typeof agUiFrontend>;
     try {
-      frontend = agUiFrontend(agent, input, results, actor);
+      frontend = agUiFrontend(agent, input, results, actor, options.maxToolSchemaChars);
     } catch (error) {
       const { code, message } = publicError(error);
       return refuse(input, code, message);

@@ -1,6 +1,12 @@
 import { catchError, map, type Observable, throwError } from 'rxjs';
 import { InvalidToolSchemaError, McpError, ToolExecutionError, ToolInterruptedError } from '../core/index.ts';
-import { type AnyTool, defineTool, type JsonSchemaObject, type ToolAnnotations } from '../tools/index.ts';
+import {
+  type AnyTool,
+  defineTool,
+  type JsonSchemaObject,
+  strictTool,
+  type ToolAnnotations,
+} from '../tools/index.ts';
 import { defaultJsonSchemaEngine } from '#json-schema-engine';
 import { isRecord, type JsonSchemaDialect, jsonSchemaDialect } from '../tools/json-schema.ts';
 import type { JsonSchemaEngine } from '../tools/json-schema-engine.ts';
@@ -63,20 +69,20 @@ function forModel(result: unknown): McpToolResult {
 const engines = new Map<JsonSchemaDialect, JsonSchemaEngine>();
 
 /**
- * Whether a registry can compile a server's output schema (with the default engine, as a registry
- * does when it registers the tool): one it cannot compile would make registering the adapted tool
- * throw, losing the tool rather than its structured result.
+ * Why a registry cannot compile a server's schema (with the default engine, as a registry does when
+ * it registers the tool), or `undefined` when it can: a keyword ajv's strict mode refuses
+ * (`discriminator`, `x-ui`) would make registering the adapted tool throw.
  */
-function compiles(schema: unknown): boolean {
-  if (!isRecord(schema)) return false;
+function compileError(schema: unknown): unknown {
+  if (!isRecord(schema)) return new Error('not a JSON Schema object');
   const dialect = jsonSchemaDialect(schema) ?? 'draft-2020-12';
   let engine = engines.get(dialect);
   if (!engine) engines.set(dialect, (engine = defaultJsonSchemaEngine(dialect, {})));
   try {
     engine.compile(schema).release();
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return error;
   }
 }
 
@@ -116,15 +122,27 @@ function explain(server: string, tool: string, error: unknown): unknown {
  * Throws what `defineTool` throws for a schema that cannot be made strict.
  */
 export function mcpToolAdapter(caller: McpToolCaller, info: McpToolInfo, name = info.name): AnyTool {
-  if (info.outputSchema && compiles(info.outputSchema)) {
+  if (info.outputSchema && compileError(info.outputSchema) === undefined) {
     try {
-      return adapter(caller, info, name, info.outputSchema as JsonSchemaObject);
+      return compiled(adapter(caller, info, name, info.outputSchema as JsonSchemaObject));
     } catch (error) {
       // An output schema that cannot be checked here costs the tool its structured result, not the tool.
       if (!InvalidToolSchemaError.is(error)) throw error;
     }
   }
-  return adapter(caller, info, name, undefined);
+  return compiled(adapter(caller, info, name, undefined));
+}
+
+/**
+ * The adapter, once its strict input schema is known to compile: one a registry cannot compile is
+ * an `InvalidToolSchemaError` here, so `mcpToolAdapters` leaves that tool out rather than have
+ * `registry.register` throw for the whole listing.
+ */
+function compiled(tool: AnyTool): AnyTool {
+  const error = compileError(strictTool(tool).parameters);
+  if (error === undefined) return tool;
+  const reason = error instanceof Error ? error.message : String(error);
+  throw new InvalidToolSchemaError(tool.name, reason, { cause: error });
 }
 
 function adapter(

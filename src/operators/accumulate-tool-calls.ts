@@ -8,6 +8,7 @@ import {
   ToolCallParseError,
   type ToolCallsReady,
 } from '../core/index.ts';
+import { deepFreeze } from '../core/deep-freeze.ts';
 
 /** Options of {@link accumulateToolCalls}. */
 export interface AccumulateToolCallsOptions {
@@ -147,7 +148,11 @@ class ToolCallStage<E extends ProviderEvent | StreamEvent> implements Observer<E
     this.last = undefined;
     let toolCalls: ToolCall[];
     try {
-      toolCalls = pending.sort((a, b) => a.index - b.index || a.order - b.order).map(toToolCall);
+      // Frozen, arguments and all: the event's calls are the ones the history and the audit keep, so
+      // a subscriber to the stream cannot change what runs or what the model is told it sent.
+      toolCalls = pending
+        .sort((a, b) => a.index - b.index || a.order - b.order)
+        .map((acc) => deepFreeze(toToolCall(acc)));
     } catch (error) {
       this.downstream.error(error);
       return false;

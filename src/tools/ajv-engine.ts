@@ -1,4 +1,5 @@
-import { createAjv } from './ajv-instance.ts';
+import { type AnyAjv, createAjv } from './ajv-instance.ts';
+import { hasUnion } from './has-union.ts';
 import { ajvIssues } from './ajv-issues.ts';
 import type { JsonSchemaEngineFactory } from './json-schema-engine.ts';
 import { walkSchema } from './schema-walk.ts';
@@ -9,9 +10,14 @@ import { walkSchema } from './schema-walk.ts';
  * @example const engine = ajvEngine('draft-2020-12', {}); engine.compile(schema).validate(args)
  */
 export const ajvEngine: JsonSchemaEngineFactory = (dialect, formats) => {
-  const ajv = createAjv(dialect, formats);
+  // Every error at once, except for a schema with unions: it stops at the first (see `hasUnion`).
+  let every: AnyAjv | undefined;
+  let first: AnyAjv | undefined;
   return {
     compile(schema) {
+      const ajv = hasUnion(schema)
+        ? (first ??= createAjv(dialect, formats, false))
+        : (every ??= createAjv(dialect, formats, true));
       walkSchema(schema, (node) => {
         // Formats not given to the registry stay annotations (2020-12's default), not schema errors.
         if (typeof node.format === 'string' && !ajv.formats[node.format]) ajv.addFormat(node.format, true);

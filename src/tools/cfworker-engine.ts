@@ -2,6 +2,7 @@ import { dereference, type OutputUnit, type Schema, Validator } from '@cfworker/
 import type { JsonSchemaEngineFactory } from './json-schema-engine.ts';
 import { checkRefsResolve, checkStrictNode } from './cfworker-strict.ts';
 import { linearRegExp } from './linear-regexp.ts';
+import { hasUnion } from './has-union.ts';
 import { walkSchema } from './schema-walk.ts';
 import type { ToolIssue } from './tool-issue.ts';
 
@@ -167,7 +168,12 @@ export const cfworkerEngine: JsonSchemaEngineFactory = (dialect, formats) => {
       });
       // Draft-07 runs as 2019-09, whose only difference here is that keywords beside a `$ref` apply
       // (under '7' they are skipped): ajv 8 applies them in every dialect.
-      const validator = new Validator(copy as Schema, dialect === 'draft-07' ? '2019-09' : '2020-12', false);
+      // Every error at once (no short circuit), except for a schema with unions (see `hasUnion`).
+      const validator = new Validator(
+        copy as Schema,
+        dialect === 'draft-07' ? '2019-09' : '2020-12',
+        hasUnion(copy),
+      );
       const lookup = dereference(copy as Schema);
       checkRefsResolve(refs, lookup);
       return {

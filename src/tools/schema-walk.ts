@@ -56,10 +56,11 @@ export function subschemas(node: JsonSchemaObject): Subschema[] {
         schema: item,
         position,
         pointer: `/${key}/${i}`,
+        // The first replacement in a parent copies the list once; later ones write into that copy
+        // (a copy per replacement made a schema of n items cost n²).
         replace: (p, next) => {
-          const copy = [...(p[key] as unknown[])];
-          copy[i] = next;
-          p[key] = copy;
+          if (p[key] === value) p[key] = [...value];
+          (p[key] as unknown[])[i] = next;
         },
       });
     });
@@ -74,7 +75,14 @@ export function subschemas(node: JsonSchemaObject): Subschema[] {
         position,
         pointer: `/${key}/${pointerSegment(name)}`,
         replace: (p, next) => {
-          p[key] = { ...(p[key] as JsonSchemaObject), [name]: next };
+          if (p[key] === value) p[key] = { ...value };
+          // Defined, not assigned: a property named `__proto__` is a name like any other.
+          Object.defineProperty(p[key], name, {
+            value: next,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
         },
       });
     }

@@ -1,5 +1,5 @@
 import { InvalidToolSchemaError } from '../core/index.ts';
-import { deepFreeze } from './deep-freeze.ts';
+import { deepFreeze } from '../core/deep-freeze.ts';
 import { isRecord, type JsonSchemaDialect, type JsonSchemaObject, jsonSchemaDialect } from './json-schema.ts';
 import { strictJsonSchema } from './strict-schema.ts';
 import type { AnyTool } from './tool.ts';

@@ -1,4 +1,5 @@
 import type { Actor } from '../../security/index.ts';
+import { boundedHook, TIMED_OUT } from '../invoke/bounded-hook.ts';
 import { capText } from '../cap-text.ts';
 import { contentSummary } from '../content-summary.ts';
 import type { SettledCall } from '../invoke/settled-call.ts';
@@ -6,21 +7,28 @@ import { oneLine } from '../one-line.ts';
 import type { ToolCallOutcomeRecord } from './tool-invocation-store.ts';
 
 /**
- * What `persist` returns, awaited (it may be async), or why it failed: a throw, or a value that is
- * not JSON (the store could not write it, and the call's outcome would be lost after `execute` ran).
- * A failed call passes `persist` no result and its failure.
+ * What `persist` returns, awaited (it may be async) for at most `timeoutMs`, or why it failed: a
+ * throw, no answer in time, or a value that is not JSON (the store could not write it, and the
+ * call's outcome would be lost after `execute` ran). A failed call passes `persist` no result and
+ * its failure.
  */
-async function persisted(settled: SettledCall & Required<Pick<SettledCall, 'tool' | 'invocation'>>) {
+async function persisted(
+  settled: SettledCall & Required<Pick<SettledCall, 'tool' | 'invocation'>>,
+  timeoutMs: number,
+) {
   const { tool, invocation, status, error } = settled;
   let data: unknown;
   try {
-    data =
-      status === 'ok'
-        ? await tool.persist?.(invocation as never, settled.result)
-        : await tool.persist?.(invocation as never, undefined, {
-            status,
-            error: error ?? { message: status },
-          });
+    const answer = await boundedHook(
+      () =>
+        status === 'ok'
+          ? tool.persist?.(invocation as never, settled.result)
+          : tool.persist?.(invocation as never, undefined, { status, error: error ?? { message: status } }),
+      undefined,
+      timeoutMs,
+    );
+    if (answer === TIMED_OUT) return { error: `persist failed: no answer within ${timeoutMs} ms` };
+    data = answer;
   } catch (thrown) {
     // persist threw while keeping something out of the trail: its message may quote just that.
     return { error: `persist failed: ${errorClass(thrown)}` };
@@ -41,11 +49,11 @@ async function persisted(settled: SettledCall & Required<Pick<SettledCall, 'tool
  */
 async function payload(
   settled: SettledCall,
-  maxResultBytes: number,
+  { maxResultBytes, timeoutMs }: OutcomeLimits,
 ): Promise<{ data?: unknown; error?: string }> {
   const { tool, invocation, status } = settled;
   if (!tool || !invocation) return {};
-  if (tool.persist) return persisted({ ...settled, tool, invocation });
+  if (tool.persist) return persisted({ ...settled, tool, invocation }, timeoutMs);
   const args = invocation.arguments;
   if (status !== 'ok') return { data: { arguments: args } };
   // A result too large for the model is kept as the capped text, not in full; media as a summary.
@@ -76,15 +84,21 @@ function errorClass(error: unknown): string {
   return typeof code === 'string' || typeof code === 'number' ? `${error.name} (${code})` : error.name;
 }
 
+/** How much of a result a record keeps, and how long `persist` may take (the tool's `timeoutMs`). */
+export interface OutcomeLimits {
+  maxResultBytes: number;
+  timeoutMs: number;
+}
+
 /** The `outcome` audit record of a settled call (after `persist`, which may be async). */
 export async function outcomeRecord(
   settled: SettledCall,
   actor: Actor | undefined,
   timing: { time: string; durationMs: number },
-  maxResultBytes: number,
+  limits: OutcomeLimits,
 ): Promise<ToolCallOutcomeRecord> {
   const name = settled.tool?.name ?? settled.call.name;
-  const kept = await payload(settled, maxResultBytes);
+  const kept = await payload(settled, limits);
   const error = recordedError(settled);
   return {
     type: 'outcome',

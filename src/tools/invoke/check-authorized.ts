@@ -1,12 +1,28 @@
+import { TimeoutError } from '../../core/index.ts';
+import { boundedHook, CANCELLED, hookTimeoutMs, TIMED_OUT } from './bounded-hook.ts';
+import { cancelledCall } from './check-cancelled.ts';
 import { type CallCheck, settledBase } from './valid-call.ts';
 
-/** The tool's `authorize(actor, invocation)`: anything but `true`, or a throw, is `permission_denied`. */
-export const checkAuthorized: CallCheck = async (_env, valid) => {
+/**
+ * The tool's `authorize(actor, invocation)`: anything but `true`, a throw, or no answer within the
+ * tool's `timeoutMs` is `permission_denied` (fail closed); a cancellation while it decides is the
+ * usual cancelled outcome, at once.
+ */
+export const checkAuthorized: CallCheck = async (env, valid) => {
   const { authorize } = valid.tool;
   if (!authorize) return undefined;
+  const timeoutMs = hookTimeoutMs(valid.tool, env.timeoutMs);
   let cause: unknown;
   try {
-    if ((await authorize(valid.invocation.actor, valid.invocation as never)) === true) return undefined;
+    const answer = await boundedHook(
+      () => authorize(valid.invocation.actor, valid.invocation as never),
+      valid.options.signal,
+      timeoutMs,
+    );
+    if (answer === true) return undefined;
+    if (answer === CANCELLED) return cancelledCall(valid);
+    if (answer === TIMED_OUT)
+      cause = new TimeoutError(timeoutMs, `authorize did not answer within ${timeoutMs} ms`);
   } catch (error) {
     cause = error; // fail closed
   }

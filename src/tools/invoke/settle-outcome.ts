@@ -2,6 +2,7 @@ import { outcomeRecord } from '../audit/outcome-record.ts';
 import { capContent } from '../cap-content.ts';
 import type { InvokeOptions } from '../invoke-options.ts';
 import type { ToolOutcome } from '../tool-outcome.ts';
+import { hookTimeoutMs } from './bounded-hook.ts';
 import { filterContent } from './filter-content.ts';
 import type { InvokeEnvironment } from './invoke-environment.ts';
 import { modelContent } from './model-content.ts';
@@ -22,8 +23,13 @@ export async function settleOutcome(
   const capped = capContent(content, env.maxResultBytes);
   const durationMs = Math.round((performance.now() - started.at) * 100) / 100;
   const timing = { time: started.time, durationMs };
-  if (env.audit)
-    await env.audit.append(await outcomeRecord(settled, options.actor, timing, env.maxResultBytes));
+  if (env.audit) {
+    const limits = {
+      maxResultBytes: env.maxResultBytes,
+      timeoutMs: hookTimeoutMs(settled.tool ?? {}, env.timeoutMs),
+    };
+    await env.audit.append(await outcomeRecord(settled, options.actor, timing, limits));
+  }
   const { status, error } = settled;
   return {
     status,

@@ -1,6 +1,6 @@
 import type { ToolCall } from '../../core/index.ts';
 import type { ArgumentsCheckResult } from '../arguments-check.ts';
-import { deepFreeze } from '../deep-freeze.ts';
+import { deepFreeze } from '../../core/deep-freeze.ts';
 import type { InvokeOptions } from '../invoke-options.ts';
 import type { RegisteredTool } from '../registered-tool.ts';
 import { oneLine } from '../one-line.ts';
