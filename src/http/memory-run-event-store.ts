@@ -1,7 +1,7 @@
 import { Observable, Subject } from 'rxjs';
 import { ReplayExpiredError, RunCancelledError, RunNotFoundError } from '../core/index.ts';
 import type { RunEnd, RunEventStore } from './run-event-store.ts';
-import { eventId, type SequencedEvent } from './sequenced-event.ts';
+import { eventId, notYetSent, type SequencedEvent } from './sequenced-event.ts';
 
 /** Options of {@link memoryRunEventStore}. */
 export interface MemoryRunEventStoreOptions {
@@ -138,8 +138,8 @@ export function memoryRunEventStore(options: MemoryRunEventStoreOptions = {}): R
 function refusal(log: RunLog | undefined, runId: string, afterSeq: number): Error | undefined {
   if (!log) return new RunNotFoundError(runId);
   const lastSeq = log.firstSeq + log.events.length - 1;
-  if (afterSeq + 1 < log.firstSeq || afterSeq > lastSeq)
-    return new ReplayExpiredError(runId, eventId(runId, afterSeq));
+  if (afterSeq > lastSeq) return notYetSent(runId, afterSeq, lastSeq);
+  if (afterSeq + 1 < log.firstSeq) return new ReplayExpiredError(runId, eventId(runId, afterSeq));
   return undefined;
 }
 

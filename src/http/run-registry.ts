@@ -432,6 +432,15 @@ function afterSeqOf(runId: string, lastEventId: string | undefined): number {
   if (lastEventId === undefined || lastEventId === '') return 0;
   const parsed = parseEventId(lastEventId);
   // Another run's id, or no event id at all: nothing of this run can follow it.
-  if (parsed?.runId !== runId) throw new RunNotFoundError(parsed?.runId ?? lastEventId);
+  if (parsed === undefined)
+    throw new RunNotFoundError(
+      runId,
+      `Last-Event-ID ${JSON.stringify(lastEventId)} is not an event id (<run id>:<number>) of run ${runId}`,
+    );
+  if (parsed.runId !== runId)
+    throw new RunNotFoundError(
+      runId,
+      `Last-Event-ID ${lastEventId} is an event of another run, not of run ${runId}`,
+    );
   return parsed.seq;
 }

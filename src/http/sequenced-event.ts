@@ -1,3 +1,4 @@
+import { ReplayExpiredError } from '../core/index.ts';
 import type { AgentEvent } from '../agent/agent-event.ts';
 
 /** An event of a run with its position: `id` is `<runId>:<n>`, n counting from 1. */
@@ -35,4 +36,14 @@ export function parseEventId(id: string): { runId: string; seq: number } | undef
   const seq = Number(id.slice(at + 1));
   if (!Number.isSafeInteger(seq) || seq < 0 || String(seq) !== id.slice(at + 1)) return undefined;
   return { runId: id.slice(0, at), seq };
+}
+
+/** A client claims an event the run has not sent: it cannot resume there (410, as when its events are gone). */
+export function notYetSent(runId: string, afterSeq: number, lastSeq: number): ReplayExpiredError {
+  const id = eventId(runId, afterSeq);
+  return new ReplayExpiredError(
+    runId,
+    id,
+    `Run ${runId} has not sent event ${id}: its last is ${eventId(runId, lastSeq)}`,
+  );
 }

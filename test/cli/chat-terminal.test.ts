@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiFrames } from '../agent/openai-sse.ts';
 import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
 import { startTmux, type TmuxPane } from './tmux.ts';
+import { shellQuote } from '../support/shell-quote.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const everything = createRequire(import.meta.url).resolve(
@@ -80,9 +81,11 @@ function fakeOpenAI(): Promise<TranscriptServer> {
 
 /** A shell command line running the CLI from source, then printing its exit status. */
 const cli = (args: string, env: Record<string, string>) =>
-  `cd ${root} && env -u OPENAI_API_KEY ${Object.entries(env)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ')} ${process.execPath} --conditions=rxagent-source src/cli/main.ts ${args}; echo "EXITED $?"`;
+  `cd ${shellQuote(root)} && env -u OPENAI_API_KEY ${Object.entries(env)
+    .map(([k, v]) => `${k}=${shellQuote(v)}`)
+    .join(
+      ' ',
+    )} ${shellQuote(process.execPath)} --conditions=rxagent-source src/cli/main.ts ${args}; echo "EXITED $?"`;
 
 describe('rxagent chat as a person would keep it open (tmux, 80 columns) and with a pipe', () => {
   let openai: TranscriptServer;

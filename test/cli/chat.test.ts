@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiFrames } from '../agent/openai-sse.ts';
 import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
 import { startTmux, type TmuxPane } from './tmux.ts';
+import { shellQuote } from '../support/shell-quote.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const everything = createRequire(import.meta.url).resolve(
@@ -40,9 +41,11 @@ function fakeOpenAI(): Promise<TranscriptServer> {
 }
 
 const cli = (args: string, env: Record<string, string>) =>
-  `cd ${root} && env ${Object.entries(env)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ')} ${process.execPath} --conditions=rxagent-source src/cli/main.ts ${args}; echo "EXITED $?"`;
+  `cd ${shellQuote(root)} && env ${Object.entries(env)
+    .map(([k, v]) => `${k}=${shellQuote(v)}`)
+    .join(
+      ' ',
+    )} ${shellQuote(process.execPath)} --conditions=rxagent-source src/cli/main.ts ${args}; echo "EXITED $?"`;
 
 function runCli(
   args: string[],

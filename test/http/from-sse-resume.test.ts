@@ -88,11 +88,24 @@ describe('fromSSE against the documented server pattern', () => {
     const lab = await labServer();
     const { id } = lab.runs.start(ticks(3, 1));
     await until(() => lab.runs.statusHere(id) === 'completed');
-    const expired = await fetch(`${lab.url}/runs/${id}`, { headers: { 'last-event-id': `${id}:999` } });
-    expect(expired.status).toBe(410);
+    const messageOf = async (response: Response) =>
+      ((await response.json()) as { error: { message: string } }).error.message;
+    // Each answer says what is wrong with the id, not that the run does not exist (review of D9).
+    const ahead = await fetch(`${lab.url}/runs/${id}`, { headers: { 'last-event-id': `${id}:999` } });
+    expect(ahead.status).toBe(410);
+    expect(await messageOf(ahead)).toBe(`Run ${id} has not sent event ${id}:999: its last is ${id}:3`);
     const foreign = await fetch(`${lab.url}/runs/${id}`, { headers: { 'last-event-id': 'other-run:2' } });
     expect(foreign.status).toBe(404);
-    expect(((await foreign.json()) as { error: { message: string } }).error.message).toBe('No run other-run');
+    expect(await messageOf(foreign)).toBe(
+      `Last-Event-ID other-run:2 is an event of another run, not of run ${id}`,
+    );
+    for (const garbage of ['garbage', `${id}:02`, `${id}:1.5`, `${id}:-1`]) {
+      const refused = await fetch(`${lab.url}/runs/${id}`, { headers: { 'last-event-id': garbage } });
+      expect(refused.status).toBe(404);
+      expect(await messageOf(refused)).toBe(
+        `Last-Event-ID ${JSON.stringify(garbage)} is not an event id (<run id>:<number>) of run ${id}`,
+      );
+    }
     const unknown = await settle(fromSSE(`${lab.url}/runs/nope`));
     expect(unknown.error).toBeInstanceOf(RunNotFoundError);
     const resumed = await settle(

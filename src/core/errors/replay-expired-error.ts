@@ -10,8 +10,13 @@ export class ReplayExpiredError extends RxAgentError {
   /** The event id the client last saw. */
   readonly lastEventId: string;
 
-  constructor(runId: string, lastEventId: string) {
-    super(`Run ${runId} no longer holds the events after ${lastEventId}`, 'replay_expired');
+  /** @param message why, when the events were never there (an event id the run has not reached) */
+  constructor(
+    runId: string,
+    lastEventId: string,
+    message = `Run ${runId} no longer holds the events after ${lastEventId}`,
+  ) {
+    super(message, 'replay_expired');
     this.runId = runId;
     this.lastEventId = lastEventId;
   }

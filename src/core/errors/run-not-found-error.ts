@@ -5,8 +5,9 @@ export class RunNotFoundError extends RxAgentError {
   static override readonly kind: string = 'RunNotFoundError';
   readonly runId: string;
 
-  constructor(runId: string) {
-    super(`No run ${runId}`, 'run_not_found');
+  /** @param message why, when more is known than that no run has this id (a `Last-Event-ID` of another run) */
+  constructor(runId: string, message = `No run ${runId}`) {
+    super(message, 'run_not_found');
     this.runId = runId;
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '../../core/index.ts';
 import type { RunEnd, RunEventStore, SequencedEvent } from '../../http/index.ts';
 import { eventId, parseEventId } from '../../http/index.ts';
+import { notYetSent } from '../../http/sequenced-event.ts';
 import { publicError } from '../../http/public-error.ts';
 import { DEFAULT_STORE_TIMEOUTS } from '../../sessions/store-timeouts.ts';
 import { type RedisConnectionOptions, redisConnection } from './redis-connection.ts';
@@ -113,8 +114,8 @@ export function redisRunEventStore(options: RedisRunEventStoreOptions): RedisRun
     const latest = (await client.xrevrange(key(runId), '+', '-', 'COUNT', 2)) as Entry[];
     const newest = latest.find(([id]) => id.startsWith('0-'))?.[0] ?? oldest[0];
     const newestSeq = Number(newest.slice(2)) - 1;
-    if (afterSeq + 1 < Math.max(oldestSeq, 1) || afterSeq > newestSeq)
-      return new ReplayExpiredError(runId, eventId(runId, afterSeq));
+    if (afterSeq > newestSeq) return notYetSent(runId, afterSeq, newestSeq);
+    if (afterSeq + 1 < Math.max(oldestSeq, 1)) return new ReplayExpiredError(runId, eventId(runId, afterSeq));
     return undefined;
   };
   const write = (runId: string, id: string, field: string, value: string, ttlMs: number) => {
