@@ -15,6 +15,8 @@ import {
   ToolCallParseError,
 } from '../../src/index.ts';
 import { anthropic } from '../../src/providers/anthropic/index.ts';
+import { toAnthropicRequest } from '../../src/providers/anthropic/to-anthropic-request.ts';
+import { toBedrockMessages } from '../../src/providers/bedrock/bedrock-messages.ts';
 import { bedrock } from '../../src/providers/bedrock/index.ts';
 import { gemini } from '../../src/providers/gemini/index.ts';
 import { ollama } from '../../src/providers/ollama/index.ts';
@@ -314,5 +316,72 @@ describe('requests a wire cannot carry are refused before sending', () => {
     ]);
     const body = server.requests[0]?.json as { messages: { role: string; images?: string[] }[] };
     expect(body.messages[1]).toMatchObject({ role: 'assistant', content: 'Here:', images: ['iVBORw0KGgo='] });
+  });
+});
+
+describe('request checks that were bypassed or missing', () => {
+  const settings = { maxOutputTokens: 4096 };
+  const toolTurn = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'f', arguments: {} }] },
+    { role: 'tool', toolCallId: 'c1', content: 'done' },
+  ] as Message[];
+
+  it('anthropic: thinking in the API’s own shape is checked as the option is', () => {
+    const wire = { thinking: { type: 'enabled', budget_tokens: 2048 } };
+    // A tool turn without a thinking block (after a fallback): this request goes without thinking.
+    const adapted = toAnthropicRequest(
+      'claude-sonnet-4-5',
+      { messages: toolTurn, temperature: 0.5, providerOptions: { anthropic: wire } },
+      { ...settings, wire },
+    ) as Record<string, unknown>;
+    expect(adapted.thinking).toBeUndefined();
+    // With thinking on, the sampling rules apply: no temperature beside it.
+    const thinking = toAnthropicRequest(
+      'claude-sonnet-4-5',
+      { messages: 'hi', temperature: 0.5 },
+      { ...settings, wire },
+    ) as Record<string, unknown>;
+    expect(thinking).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 } });
+    expect(thinking.temperature).toBeUndefined();
+    const off = toAnthropicRequest(
+      'claude-sonnet-4-5',
+      { messages: 'hi' },
+      { ...settings, thinking: { budgetTokens: 2048 }, wire: { thinking: { type: 'disabled' } } },
+    ) as Record<string, unknown>;
+    expect(off.thinking).toBeUndefined();
+  });
+
+  it.each([Number.NaN, 100, 1500.5])(
+    'anthropic: a thinking budget of %s is refused with what it must be',
+    (budget) => {
+      expect(() =>
+        toAnthropicRequest(
+          'claude-sonnet-4-5',
+          { messages: 'hi' },
+          { ...settings, thinking: { budgetTokens: budget } },
+        ),
+      ).toThrow(/a thinking budget must be a whole number of at least 1024 tokens/);
+    },
+  );
+
+  it('bedrock: document names are valid and unique across the request', () => {
+    const doc = (filename?: string) =>
+      ({
+        type: 'file',
+        data: 'JVBERi0=',
+        mediaType: 'application/pdf',
+        ...(filename ? { filename } : {}),
+      }) as const;
+    const { messages } = toBedrockMessages([
+      { role: 'user', content: [doc('report.pdf'), doc('report.pdf'), doc('my  notes.pdf'), doc()] },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: [doc(), doc('report.pdf')] },
+    ]);
+    const names = messages.flatMap((m) =>
+      m.content.flatMap((block) => ('document' in block ? [(block.document as { name: string }).name] : [])),
+    );
+    expect(names).toEqual(['report', 'report (2)', 'my notes', 'document-4', 'document-5', 'report (3)']);
+    expect(new Set(names).size).toBe(names.length);
   });
 });

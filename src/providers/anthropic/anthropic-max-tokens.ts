@@ -38,6 +38,12 @@ export function anthropicMaxTokens(limits: AnthropicTokenLimits): {
   const reply = limits.requested ?? Math.min(limits.defaultTokens, room);
   const budget = limits.budgetTokens;
   if (budget === undefined) return { maxTokens: reply };
+  if (!Number.isSafeInteger(budget) || budget < MIN_THINKING_BUDGET) {
+    throw new InvalidRequestError(
+      `anthropic: a thinking budget must be a whole number of at least ${MIN_THINKING_BUDGET} tokens, not ${budget}`,
+      { provider: 'anthropic', option: 'thinking' },
+    );
+  }
   const cap = Math.min(limits.modelMaxOutputTokens ?? Number.POSITIVE_INFINITY, room);
   const maxTokens = Math.max(reply, Math.min(reply + budget, cap));
   const budgetTokens = Math.min(budget, maxTokens - 1);

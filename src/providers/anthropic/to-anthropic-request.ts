@@ -43,8 +43,20 @@ export function anthropicJsonTool(request: ChatRequest, toolNames: ToolNameCodec
   return name;
 }
 
-const isThinking = (value: unknown): value is AnthropicThinking =>
-  typeof value === 'object' && value !== null && typeof Reflect.get(value, 'budgetTokens') === 'number';
+/**
+ * `providerOptions.anthropic.thinking` in either shape, ours (`{ budgetTokens }`, `false`) or the
+ * API's (`{ type: 'enabled', budget_tokens }`, `{ type: 'disabled' }`): the API's own is checked
+ * as ours is (the budget, sampling, a tool turn without thinking). Anything else stays a wire field.
+ */
+function thinkingOption(value: unknown): AnthropicThinking | false | undefined {
+  if (value === false) return false;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const budgetTokens: unknown = Reflect.get(value, 'budgetTokens') ?? Reflect.get(value, 'budget_tokens');
+  const type: unknown = Reflect.get(value, 'type');
+  if (type === 'disabled') return false;
+  if (typeof budgetTokens === 'number' && (type === undefined || type === 'enabled')) return { budgetTokens };
+  return undefined;
+}
 
 function toolChoiceOf(choice: ToolChoice, toolNames: ToolNameCodec): AnthropicToolChoice {
   if (typeof choice === 'object') return { type: 'tool', name: toolNames.encode(choice.name) };
@@ -130,9 +142,9 @@ export function toAnthropicRequest(
   settings: AnthropicRequestSettings,
 ): AnthropicRequestBody {
   const { thinking: requestThinking, ...rest } = settings.wire ?? {};
-  const ownThinking = requestThinking === false || isThinking(requestThinking);
-  const wire = ownThinking ? rest : (settings.wire ?? {});
-  const thinkingSetting = ownThinking ? requestThinking : settings.thinking;
+  const own = thinkingOption(requestThinking);
+  const wire = own === undefined ? (settings.wire ?? {}) : rest;
+  const thinkingSetting = own === undefined ? settings.thinking : own;
   let thinking = thinkingSetting === false ? undefined : thinkingSetting;
   const toolNames = settings.toolNames ?? requestToolNames(request);
 

@@ -57,6 +57,7 @@ export function toBedrockMessages(
 } {
   const system: BedrockContentBlock[] = [];
   const out: BedrockMessage[] = [];
+  const names = new Set<string>();
   const push = (role: BedrockMessage['role'], blocks: BedrockContentBlock[], cache?: boolean) => {
     const content = cache === true && blocks.length > 0 ? [...blocks, CACHE_POINT] : blocks;
     const last = out.at(-1);
@@ -70,14 +71,14 @@ export function toBedrockMessages(
         if (message.cache === true) system.push(CACHE_POINT);
         break;
       case 'user':
-        push('user', blocksOf(message.content), message.cache);
+        push('user', blocksOf(message.content, names), message.cache);
         break;
       case 'assistant':
         push(
           'assistant',
           [
             ...reasoningBlocks(message),
-            ...blocksOf(message.content),
+            ...blocksOf(message.content, names),
             ...(message.toolCalls ?? []).map((call) => toolUseBlock(call, toolNames)),
           ],
           message.cache,
@@ -90,7 +91,7 @@ export function toBedrockMessages(
             {
               toolResult: {
                 toolUseId: wireToolCallId(answeredCallId(message, 'bedrock')),
-                content: blocksOf(message.content),
+                content: blocksOf(message.content, names),
                 ...(message.isError === true ? { status: 'error' } : {}),
               },
             },
@@ -130,10 +131,9 @@ function reasoningBlocks(message: Message): BedrockContentBlock[] {
   return blocks;
 }
 
-function blocksOf(content: string | readonly ContentPart[]): BedrockContentBlock[] {
+function blocksOf(content: string | readonly ContentPart[], names: Set<string>): BedrockContentBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
   const blocks: BedrockContentBlock[] = [];
-  let documents = 0;
   for (const part of content) {
     switch (part.type) {
       case 'text':
@@ -149,10 +149,9 @@ function blocksOf(content: string | readonly ContentPart[]): BedrockContentBlock
       case 'file': {
         const format = DOCUMENT_FORMATS[part.mediaType];
         if (format === undefined) throw unsupported(`files of type ${part.mediaType}`);
-        documents += 1;
         const { bytes } = bytesOf(part.data, undefined, part.mediaType);
         blocks.push({
-          document: { format, name: documentName(part.filename, documents), source: { bytes } },
+          document: { format, name: documentName(part.filename, names), source: { bytes } },
         });
         break;
       }
@@ -180,12 +179,20 @@ function bytesOf(
 }
 
 /** Converse names allow letters, digits, spaces, hyphens, parentheses and brackets, and must be unique. */
-function documentName(filename: string | undefined, n: number): string {
+/**
+ * A document's name as Converse takes it: letters, digits, single spaces, hyphens, parentheses and
+ * square brackets, unique in the request (a name taken gets ` (2)`, ` (3)`…; none gives `document-n`).
+ */
+function documentName(filename: string | undefined, names: Set<string>): string {
   const stem = (filename ?? '')
     .replace(/\.[^.]*$/, '')
     .replace(/[^A-Za-z0-9 \-()[\]]+/g, '-')
+    .replace(/\s+/g, ' ')
     .trim();
-  return stem === '' ? `document-${n}` : stem;
+  let name = stem === '' ? `document-${names.size + 1}` : stem;
+  for (let n = 2; names.has(name); n++) name = stem === '' ? `document-${names.size + n}` : `${stem} (${n})`;
+  names.add(name);
+  return name;
 }
 
 const unsupported = (what: string) =>
