@@ -9,14 +9,19 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/lib/tsc.js');
 
-/** Every ```ts block of the README, with the line it starts on. */
-async function readmeBlocks(): Promise<{ line: number; code: string }[]> {
+/** Every ```ts and ```tsx block of the README, with the line it starts on. */
+async function readmeBlocks(): Promise<{ line: number; code: string; extension: 'ts' | 'tsx' }[]> {
   const lines = (await readFile(join(root, 'README.md'), 'utf8')).split('\n');
-  const blocks: { line: number; code: string }[] = [];
+  const blocks: { line: number; code: string; extension: 'ts' | 'tsx' }[] = [];
   for (let i = 0; i < lines.length; i += 1) {
-    if (lines[i] !== '```ts') continue;
+    const fence = lines[i];
+    if (fence !== '```ts' && fence !== '```tsx') continue;
     const end = lines.indexOf('```', i + 1);
-    blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n') });
+    blocks.push({
+      line: i + 1,
+      code: lines.slice(i + 1, end).join('\n'),
+      extension: fence === '```ts' ? 'ts' : 'tsx',
+    });
     i = end;
   }
   return blocks;
@@ -26,13 +31,17 @@ describe('README', () => {
   it('every TypeScript block compiles as written, with its own imports, under strict settings', async () => {
     const blocks = await readmeBlocks();
     expect(blocks.length).toBeGreaterThan(10);
+    // Every fence that says TypeScript is checked (a ```tsx one was skipped before).
+    const fences =
+      (await readFile(join(root, 'README.md'), 'utf8')).match(/^```(ts|tsx|typescript)\b.*$/gm) ?? [];
+    expect(blocks.length).toBe(fences.length);
     const dir = join(root, '.test-output', 'readme-blocks');
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     // Each block is its own module: a name it uses must be imported or defined in that block.
     const files = await Promise.all(
-      blocks.map(async ({ line, code }) => {
-        const file = `readme-line-${line}.ts`;
+      blocks.map(async ({ line, code, extension }) => {
+        const file = `readme-line-${line}.${extension}`;
         await writeFile(join(dir, file), `${code}\nexport {};\n`);
         return file;
       }),
@@ -41,7 +50,7 @@ describe('README', () => {
       join(dir, 'tsconfig.json'),
       JSON.stringify({
         extends: '../../tsconfig.json',
-        compilerOptions: { strict: true, noEmit: true, noUnusedLocals: false },
+        compilerOptions: { strict: true, noEmit: true, noUnusedLocals: false, jsx: 'react-jsx' },
         include: [],
         files,
       }),
