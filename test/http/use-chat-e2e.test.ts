@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStory } from '../../examples/web-chat/demo-story.ts';
 import { startExampleServer } from '../support/start-example-server.ts';
+import { chromiumPath } from '../support/chromium-path.ts';
 
-const chromiumPath = '/usr/bin/chromium';
+const browserPath = chromiumPath();
 
 /** Starts the useChat example (it builds its React page with Vite first); resolves with its URL. */
 function startExample(): Promise<{ child: ChildProcess; url: string }> {
@@ -41,7 +41,7 @@ async function send(page: Page, text: string) {
   await page.locator('.user', { hasText: text }).waitFor();
 }
 
-describe.skipIf(!existsSync(chromiumPath))(
+describe.skipIf(browserPath === undefined)(
   "the AI SDK's useChat (React, Vite) against chatHandler, in Chromium",
   () => {
     let example: { child: ChildProcess; url: string };
@@ -52,7 +52,7 @@ describe.skipIf(!existsSync(chromiumPath))(
     beforeAll(async () => {
       example = await startExample();
       browser = await chromium.launch({
-        executablePath: chromiumPath,
+        executablePath: browserPath ?? 'chromium',
         args: [
           '--headless',
           '--no-sandbox',

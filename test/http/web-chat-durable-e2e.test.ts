@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +8,9 @@ import { openaiFrames } from '../agent/openai-sse.ts';
 import { childrenOf, socketOwner } from '../support/socket-owner.ts';
 import { startExampleServer } from '../support/start-example-server.ts';
 import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
+import { chromiumPath } from '../support/chromium-path.ts';
 
-const chromiumPath = '/usr/bin/chromium';
+const browserPath = chromiumPath();
 const redisUrl = 'redis://127.0.0.1:6379';
 const pieces = (text: string) => text.match(/.{1,6}/gs) ?? [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const lastText = async (page: Page) =>
   (await page.locator('.assistant').last().locator('.text').allTextContents()).map((t) => t.trim()).join(' ');
 
-describe.skipIf(!existsSync(chromiumPath))('npm run web -- --durable in Chromium', () => {
+describe.skipIf(browserPath === undefined)('npm run web -- --durable in Chromium', () => {
   const prefix = `web-durable-${randomUUID().slice(0, 8)}:`;
   let openai: TranscriptServer;
   let chat: { child: ChildProcess; url: string };
@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(chromiumPath))('npm run web -- --durable in Chromium
       ['--durable'],
     );
     browser = await chromium.launch({
-      executablePath: chromiumPath,
+      executablePath: browserPath ?? 'chromium',
       args: [
         '--headless',
         '--no-sandbox',

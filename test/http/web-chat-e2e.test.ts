@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,9 +8,10 @@ import { openaiFrames } from '../agent/openai-sse.ts';
 import { startExampleServer } from '../support/start-example-server.ts';
 import { startTranscriptServer, type TranscriptServer } from '../support/transcript-server.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
+import { chromiumPath } from '../support/chromium-path.ts';
 
 const output = fileURLToPath(new URL('../../.test-output/', import.meta.url));
-const chromiumPath = '/usr/bin/chromium';
+const browserPath = chromiumPath();
 const reply = 'Done: the email is on its way.';
 const pieces = (text: string) => text.match(/.{1,6}/gs) ?? [];
 const markdownReply = [
@@ -120,7 +121,7 @@ async function send(page: Page, message: string) {
   await page.locator('.user', { hasText: message }).waitFor();
 }
 
-describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () => {
+describe.skipIf(browserPath === undefined)('examples/web-chat in Chromium', () => {
   let openai: TranscriptServer;
   let chat: { child: ChildProcess; url: string };
   let proxy: TcpProxy;
@@ -132,7 +133,7 @@ describe.skipIf(!existsSync(chromiumPath))('examples/web-chat in Chromium', () =
     chat = await startWebChat(openai.url);
     proxy = await startTcpProxy(chat.url);
     browser = await chromium.launch({
-      executablePath: chromiumPath,
+      executablePath: browserPath ?? 'chromium',
       args: [
         '--headless',
         '--no-sandbox',
