@@ -12,6 +12,7 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts', 'marbles/**/*.test.ts'],
+    globalSetup: ['test/services-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     coverage: {
