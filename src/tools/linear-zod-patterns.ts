@@ -14,12 +14,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * A pattern the engine cannot run (lookahead, lookbehind, backreferences) refuses the tool with an
  * `InvalidToolSchemaError`, here rather than through the tool's JSON Schema: that schema may not
  * carry it (a zod/mini schema, or zod before 4.2, has no Standard JSON Schema to compare an
- * `inputJsonSchema` with). zod's own formats (email, uuid…) are its own patterns and are left
- * alone. zod 3 schemas (also `zod/v3`) are walked the same way, through their `_def`.
+ * `inputJsonSchema` with). Every other string format's pattern (a custom `z.email({ pattern })`,
+ * `z.stringFormat`), and a template literal's combined regex, runs on RE2 too when RE2 can run it;
+ * zod's own that it cannot (the email pattern's lookaheads) are left as they are. zod 3 schemas (also `zod/v3`) are walked the same way, through their `_def`.
  * @example linearZodPatterns('lookup', z.object({ id: z.string().regex(/^(a|a)*$/) }))
  */
 export function linearZodPatterns(toolName: string, schema: unknown): void {
   const seen = new Set<object>();
+  /** A format's pattern (a custom `z.email({ pattern })`, `z.stringFormat`) on RE2 when RE2 can run it; zod's own stay as they are. */
+  const linearIfItCan = (regexp: RegExp): RegExp => {
+    try {
+      return linearOrRefuse(toolName, 'zod', regexp);
+    } catch {
+      return regexp;
+    }
+  };
   const visit = (node: unknown): void => {
     if (!isRecord(node) || seen.has(node)) return;
     seen.add(node);
@@ -33,9 +42,16 @@ export function linearZodPatterns(toolName: string, schema: unknown): void {
       return;
     }
     const def = zod.def;
-    if (def.check === 'string_format' && def.format === 'regex' && def.pattern instanceof RegExp) {
-      def.pattern = linearOrRefuse(toolName, 'zod', def.pattern);
+    if (def.check === 'string_format' && def.pattern instanceof RegExp) {
+      const pattern =
+        def.format === 'regex' ? linearOrRefuse(toolName, 'zod', def.pattern) : linearIfItCan(def.pattern);
+      def.pattern = pattern;
+      // `z.stringFormat(name, regex)` tests through a function of that regex.
+      if (typeof def.fn === 'function') def.fn = (value: string) => pattern.test(value);
     }
+    // A template literal tests one regex zod builds from its parts (a `.regex()` part's included).
+    if (def.type === 'template_literal' && zod.pattern instanceof RegExp)
+      zod.pattern = linearIfItCan(zod.pattern);
     visitDef(def);
   };
   /** The schemas a definition holds: lazy ones through their `getter`, an object's through its `shape`. */

@@ -10,6 +10,7 @@
 // - ajv logged a failed schema's generated code (the schema quoted) to console.error.
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { Agent } from '../../src/agent/index.ts';
 import { agUiHandler } from '../../src/ag-ui/index.ts';
 import { InvalidToolSchemaError } from '../../src/core/index.ts';
@@ -321,5 +322,47 @@ describe("a tool's hooks have a bound", () => {
       { signal: controller.signal },
     );
     expect(outcome).toMatchObject({ status: 'error', error: { message: 'The call of t was cancelled' } });
+  });
+});
+
+describe('zod patterns beyond .regex() run in linear time', () => {
+  const evil = /^(a|a)*c$|x/;
+  const value = `${'a'.repeat(30)}x`;
+  it.each([
+    ['z.email({ pattern })', () => z.email({ pattern: evil })],
+    ['z.stringFormat(name, regex)', () => z.stringFormat('handle', evil)],
+    ['z.templateLiteral([z.string().regex()])', () => z.templateLiteral([z.string().regex(evil)])],
+  ])('%s', async (_, field) => {
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 't',
+        description: 'Patterns.',
+        input: z.object({ a: field() }),
+        execute: () => 'ok',
+      }),
+    );
+    let status = '';
+    const ms = await held(async () => {
+      status = (await registry.invoke({ id: 'c', name: 't', arguments: { a: value } })).status;
+    });
+    expect(status).toBe('ok'); // the `|x` branch matches
+    expect(ms).toBeLessThan(1500); // 7.5 s to 72 s before
+  });
+
+  it("zod's own email pattern (lookaheads RE2 cannot run) still checks emails", async () => {
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 't',
+        description: 'Mail.',
+        input: z.object({ to: z.email() }),
+        execute: () => 'ok',
+      }),
+    );
+    expect((await registry.invoke({ id: 'c', name: 't', arguments: { to: 'a@example.com' } })).status).toBe(
+      'ok',
+    );
+    expect((await registry.invoke({ id: 'c', name: 't', arguments: { to: 'not an email' } })).status).toBe(
+      'invalid_arguments',
+    );
   });
 });
