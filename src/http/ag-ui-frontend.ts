@@ -3,6 +3,7 @@ import { Agent } from '../agent/index.ts';
 import { InvalidToolSchemaError, RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/actor.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject, ToolRegistry } from '../tools/index.ts';
+import { holdsKey } from '../tools/holds-key.ts';
 import type { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
 
 /**
@@ -11,6 +12,9 @@ import type { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
  * Front-end tool schemas are a few KB.
  */
 export const DEFAULT_MAX_TOOL_SCHEMA_CHARS = 64 * 1024;
+
+/** The keywords that make a schema apply another part of itself. */
+const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
 
 /** What a front end added to one AG-UI run: its tools, its context and its state. */
 export interface AgUiFrontend {
@@ -27,8 +31,8 @@ export interface AgUiFrontend {
  * system prompt. The agent as given when the input carries none of them.
  * @throws RxAgentError `frontend_tools_unsupported` when the agent's tools are a shared `ToolRegistry`
  *   (front-end tools would join every run's registry), `InvalidToolNameError`/`DuplicateToolError`
- *   for a bad or clashing tool name, `InvalidToolSchemaError` for bad parameters, or parameters
- *   holding more than `maxSchemaChars` characters of JSON in all
+ *   for a bad or clashing tool name, `InvalidToolSchemaError` for bad parameters, parameters
+ *   holding more than `maxSchemaChars` characters of JSON in all, or a `$ref` in them
  */
 export function agUiFrontend(
   agent: Agent,
@@ -44,6 +48,14 @@ export function agUiFrontend(
       throw new InvalidToolSchemaError(
         tool.name,
         `the front end's tool schemas hold more than the ${maxSchemaChars} characters of JSON allowed (maxToolSchemaChars)`,
+      );
+    // A reference lets a small schema apply itself to one value many times over (copies under
+    // allOf, nested through $defs: copies^depth), and the model's arguments are checked against it
+    // on this server. Without one, checking costs at most the schema's size times the arguments'.
+    if (holdsKey(tool.parameters, REFERENCES))
+      throw new InvalidToolSchemaError(
+        tool.name,
+        "a front end's tool schema may not use $ref (inline its definitions)",
       );
   }
   const clientTools = input.tools.map((tool) =>

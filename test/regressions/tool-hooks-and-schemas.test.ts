@@ -68,6 +68,57 @@ describe('schemas that cost more than their size', () => {
     expect(wrong.status).toBe('invalid_arguments');
   });
 
+  it('a union reached by a $ref into a non-schema position (default) is found too', async () => {
+    const kinds = Array.from({ length: 12 }, (_, i) => `kind${i}`);
+    const node = {
+      oneOf: kinds.map((kind) => ({
+        type: 'object',
+        properties: { kind: { const: kind }, children: { type: 'array', items: { $ref: '#/default/node' } } },
+        required: ['kind'],
+      })),
+    };
+    const input = { type: 'object', default: { node }, properties: { root: { $ref: '#/default/node' } } };
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'render',
+        description: 'Draws a tree.',
+        input: input as never,
+        execute: () => 'ok',
+      }),
+    );
+    let tree: Record<string, unknown> = { kind: 'kind11' };
+    for (let depth = 1; depth < 8; depth++) tree = { kind: 'kind11', children: [tree] };
+    const ms = await held(() => registry.invoke({ id: 'c', name: 'render', arguments: { root: tree } }));
+    expect(ms).toBeLessThan(1500); // 24 s through the hole the review found
+  });
+
+  it('an AG-UI front-end tool schema with a $ref is refused (copies under allOf cost copies^depth)', async () => {
+    const handler = agUiHandler(new Agent({ model: scriptedModel([{ text: 'hi' }]) }));
+    const server = await serveFetch(handler);
+    servers.push(server);
+    const parameters = {
+      type: 'object',
+      $defs: { n: { allOf: [{ $ref: '#/$defs/m' }, { $ref: '#/$defs/m' }] }, m: { type: 'object' } },
+      properties: { root: { $ref: '#/$defs/n' } },
+    };
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({
+        threadId: 't1',
+        runId: 'r1',
+        messages: [{ id: 'u1', role: 'user', content: 'hi' }],
+        tools: [{ name: 'draw', description: 'Draws.', parameters }],
+        context: [],
+        state: {},
+        forwardedProps: {},
+      }),
+    });
+    const text = await response.text();
+    expect(text).toContain('invalid_tool_schema');
+    expect(text).toContain('may not use $ref');
+  });
+
   it('a schema of many properties is made strict in linear time', async () => {
     const properties: Record<string, JsonSchemaObject> = {};
     for (let i = 0; i < 4000; i++)

@@ -96,20 +96,28 @@ describe('OpenAI-compatible tool calls at the edges', () => {
     ]);
   });
 
-  it('after the finish reason only usage counts: an error there keeps the finished turn', async () => {
+  it('a finish reason on every chunk (one-api) keeps all the text; an error after it keeps the turn', async () => {
     const model = await openAIStream([
-      chunk({ content: 'hi' }, 'stop'),
-      chunk({ content: 'LATE', tool_calls: [{ index: 0, id: 'Z', function: { name: 'f' } }] }),
-      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } },
+      chunk({ content: 'Hello' }, 'stop'),
+      chunk({ content: ', world.' }, 'stop'),
+      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
       { error: { message: 'late', type: 'server_error' } },
       'not json',
       '[DONE]',
     ]);
     const done = completed(await run(model));
-    expect(done.text).toBe('hi');
-    expect(done.toolCalls).toEqual([]);
+    expect(done.text).toBe('Hello, world.');
     expect(done.finishReason).toBe('stop');
-    expect(done.usage).toMatchObject({ inputTokens: 3, outputTokens: 1 });
+    expect(done.usage).toMatchObject({ inputTokens: 3, outputTokens: 2 });
+  });
+
+  it('a later finish reason wins (a content filter after stop)', async () => {
+    const model = await openAIStream([
+      chunk({ content: 'x' }, 'stop'),
+      chunk({}, 'content_filter'),
+      '[DONE]',
+    ]);
+    expect(completed(await run(model)).finishReason).toBe('content-filter');
   });
 });
 
@@ -172,17 +180,13 @@ describe('Anthropic and Gemini streams at the edges', () => {
     expect(done.finishReason).toBe('stop');
   });
 
-  it('Gemini: after the finish reason only usage counts; tool-use prompt tokens are input', async () => {
+  it('Gemini: text after an early empty STOP chunk counts; a late error keeps the turn; tool-use prompt tokens are input', async () => {
     const server = await servers.start([
       {
         chunks: sse([
+          { candidates: [{ content: { parts: [] }, finishReason: 'STOP' }] },
           {
             candidates: [{ content: { parts: [{ text: { a: 1 } }, { text: 'hi' }] }, finishReason: 'STOP' }],
-          },
-          {
-            candidates: [
-              { content: { parts: [{ text: 'LATE' }, { functionCall: { name: 'f', args: {} } }] } },
-            ],
             usageMetadata: { promptTokenCount: 100, toolUsePromptTokenCount: 1000, candidatesTokenCount: 5 },
           },
           { error: { code: 500, message: 'late', status: 'INTERNAL' } },
@@ -192,7 +196,7 @@ describe('Anthropic and Gemini streams at the edges', () => {
     ]);
     const done = completed(await run(gemini('gemini-2.5-flash', { baseURL: server.url, apiKey: 'k' })));
     expect(done.text).toBe('hi');
-    expect(done.toolCalls).toEqual([]);
+    expect(done.finishReason).toBe('stop');
     expect(done.usage).toEqual({ inputTokens: 1100, outputTokens: 5, totalTokens: 1105 });
   });
 
@@ -344,6 +348,13 @@ describe('request checks that were bypassed or missing', () => {
     ) as Record<string, unknown>;
     expect(thinking).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 } });
     expect(thinking.temperature).toBeUndefined();
+    // Its other fields go on as given (`display`).
+    const shown = toAnthropicRequest(
+      'claude-sonnet-4-5',
+      { messages: 'hi' },
+      { ...settings, wire: { thinking: { type: 'enabled', budget_tokens: 2048, display: 'omitted' } } },
+    ) as Record<string, unknown>;
+    expect(shown.thinking).toEqual({ type: 'enabled', budget_tokens: 2048, display: 'omitted' });
     const off = toAnthropicRequest(
       'claude-sonnet-4-5',
       { messages: 'hi' },

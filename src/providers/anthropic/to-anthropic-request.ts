@@ -11,6 +11,11 @@ export interface AnthropicThinking {
   budgetTokens: number;
 }
 
+/** {@link AnthropicThinking} as given in the API's own shape: its other fields (`display`) go on the wire. */
+interface WireThinking extends AnthropicThinking {
+  fields?: Record<string, unknown>;
+}
+
 /** What the request mapper needs beyond the request. */
 export interface AnthropicRequestSettings {
   /** `max_tokens` when the request sets no `maxOutputTokens`. */
@@ -48,14 +53,19 @@ export function anthropicJsonTool(request: ChatRequest, toolNames: ToolNameCodec
  * API's (`{ type: 'enabled', budget_tokens }`, `{ type: 'disabled' }`): the API's own is checked
  * as ours is (the budget, sampling, a tool turn without thinking). Anything else stays a wire field.
  */
-function thinkingOption(value: unknown): AnthropicThinking | false | undefined {
+function thinkingOption(value: unknown): WireThinking | false | undefined {
   if (value === false) return false;
   if (typeof value !== 'object' || value === null) return undefined;
-  const budgetTokens: unknown = Reflect.get(value, 'budgetTokens') ?? Reflect.get(value, 'budget_tokens');
-  const type: unknown = Reflect.get(value, 'type');
+  const {
+    type,
+    budget_tokens: wireBudget,
+    budgetTokens: ownBudget,
+    ...fields
+  } = value as Record<string, unknown>;
   if (type === 'disabled') return false;
-  if (typeof budgetTokens === 'number' && (type === undefined || type === 'enabled')) return { budgetTokens };
-  return undefined;
+  const budgetTokens = ownBudget ?? wireBudget;
+  if (typeof budgetTokens !== 'number' || (type !== undefined && type !== 'enabled')) return undefined;
+  return Object.keys(fields).length > 0 ? { budgetTokens, fields } : { budgetTokens };
 }
 
 function toolChoiceOf(choice: ToolChoice, toolNames: ToolNameCodec): AnthropicToolChoice {
@@ -210,7 +220,15 @@ export function toAnthropicRequest(
     ...(tools.length === 0 ? {} : { tools }),
     ...(toolChoice === undefined || tools.length === 0 ? {} : { tool_choice: toolChoice }),
     ...sampling(modelId, request, thinking !== undefined),
-    ...(budgetTokens === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: budgetTokens } }),
+    ...(budgetTokens === undefined
+      ? {}
+      : {
+          thinking: {
+            type: 'enabled',
+            budget_tokens: budgetTokens,
+            ...(thinking as WireThinking | undefined)?.fields,
+          },
+        }),
     ...wire,
     // Last: the decoder needs a stream, whatever the provider options say.
     stream: true,

@@ -20,9 +20,9 @@ export function createGeminiMapper(toolNames?: ToolNameCodec): ChunkMapper<SSEMe
 }
 
 /**
- * A chunk after the one with the finish reason: only its usage counts. Text or calls there are not
- * part of the finished turn, and an error or a malformed chunk there does not throw it away (as a
- * body cut there does not).
+ * A chunk after one with a finish reason: mapped as any other (translating gateways send an empty
+ * `STOP` chunk first, and the answer after it). But an error or a malformed chunk there does not
+ * throw the finished turn away, as a body cut there does not.
  */
 function afterFinish(raw: string, state: GeminiStreamState): readonly ProviderEvent[] {
   let chunk: GeminiChunk;
@@ -31,8 +31,7 @@ function afterFinish(raw: string, state: GeminiStreamState): readonly ProviderEv
   } catch {
     return NO_EVENTS;
   }
-  if (chunk.usageMetadata && !chunk.error) state.usage = chunk.usageMetadata;
-  return NO_EVENTS;
+  return chunk.error ? NO_EVENTS : mapGeminiChunk(chunk, state, raw);
 }
 
 /** A class, not closures made per stream: `map` is one call target for every stream (see `ChunkObserver`). */

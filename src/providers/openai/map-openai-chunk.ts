@@ -204,9 +204,10 @@ export function endOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent
 }
 
 /**
- * A chunk after the finish reason, before `[DONE]`: only its usage counts (OpenAI's usage chunk
- * comes there). An error object or a malformed chunk there ends the stream with the finished turn
- * kept, as a body cut there does; text or tool calls after it are not part of the turn.
+ * A chunk after a finish reason, before `[DONE]`: mapped as any other (OpenAI's usage chunk comes
+ * there; gateways such as one-api put a finish reason on every chunk, and a later reason, a content
+ * filter's, wins). But an error object or a malformed chunk there ends the stream with the finished
+ * turn kept, as a body cut there does.
  */
 function afterFinish(data: string, state: OpenAIChunkState): readonly ProviderEvent[] {
   let chunk: OpenAIChunk;
@@ -216,8 +217,7 @@ function afterFinish(data: string, state: OpenAIChunkState): readonly ProviderEv
     return doneOpenAIStream(state);
   }
   if (!chunk.choices && openAIStreamErrorOf(chunk) !== undefined) return doneOpenAIStream(state);
-  if (chunk.usage) state.usage = mapOpenAIUsage(chunk.usage);
-  return NO_EVENTS;
+  return mapOpenAIChunk(chunk, state);
 }
 
 /** The `finish` part; `[DONE]` without any finish reason is reported as `other`. */
