@@ -6,6 +6,7 @@ import { postgresSessionStore } from '../../src/stores/postgres/index.ts';
 import { redisSessionStore } from '../../src/stores/redis/index.ts';
 import type { SessionStore } from '../../src/index.ts';
 import { scriptedModel } from '../../src/testing/index.ts';
+import { dropSessionTables } from '../support/drop-test-data.ts';
 
 describe('R18a-9 (m11 on Redis): runs on one session wait for each other across Redis store objects', () => {
   it('two store objects on one server and prefix: no conflict even with onConflict error', async () => {
@@ -41,7 +42,7 @@ const sqlStores: [string, (table: string) => SessionStore & { close(): Promise<v
 
 describe.each(sqlStores)(
   'R18a-9 (m11 on %s): runs wait for each other across store objects',
-  (_name, open) => {
+  (name, open) => {
     it('two store objects on one database and table: no conflict even with onConflict error', async () => {
       const table = `r18a_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
       const stores = [open(table), open(table)];
@@ -58,6 +59,7 @@ describe.each(sqlStores)(
         expect(session?.messages.map((m) => m.content).sort()).toEqual(['1', '2', 'A', 'B']);
       } finally {
         await Promise.all(stores.map((store) => store.close()));
+        await dropSessionTables(name as 'PostgreSQL' | 'MySQL', table);
       }
     });
   },

@@ -6,6 +6,7 @@ import { eventId, memoryRunEventStore, parseEventId, type RunEventStore } from '
 import { redisRunEventStore, redisSessionStore } from '../../../src/stores/redis/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { agentOn, countingTools, type Executions, turnFor, watched, watchedText } from './durable-fixture.ts';
+import { dropRedisKeys } from '../../support/drop-test-data.ts';
 
 const servers = useTranscriptServer();
 const prefix = `t:durable-events:${randomUUID()}:`;
@@ -14,7 +15,10 @@ const open = <T extends { close(): Promise<void> }>(store: T): T => {
   opened.push(store);
   return store;
 };
-afterAll(() => Promise.all(opened.map((store) => store.close())));
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+  await dropRedisKeys(prefix);
+});
 const redisEvents = () =>
   open(redisRunEventStore({ url: 'redis://127.0.0.1:6379', prefix: `${prefix}run:` }));
 

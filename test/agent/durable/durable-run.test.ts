@@ -13,6 +13,7 @@ import {
   textDeltas,
 } from '../../../src/index.ts';
 import { redisSessionStore } from '../../../src/stores/redis/index.ts';
+import { dropRedisKeys } from '../../support/drop-test-data.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import {
   agentOn,
@@ -27,8 +28,12 @@ import {
 import { from, lastValueFrom, toArray } from 'rxjs';
 
 const servers = useTranscriptServer();
-const redis = redisSessionStore({ url: 'redis://127.0.0.1:6379', prefix: `t:durable:${randomUUID()}:` });
-afterAll(() => redis.close());
+const redisPrefix = `t:durable:${randomUUID()}:`;
+const redis = redisSessionStore({ url: 'redis://127.0.0.1:6379', prefix: redisPrefix });
+afterAll(async () => {
+  await redis.close();
+  await dropRedisKeys(redisPrefix);
+});
 
 const stores: [string, () => SessionStore][] = [
   ['memory', () => memorySessionStore()],

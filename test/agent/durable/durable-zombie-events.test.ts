@@ -13,6 +13,7 @@ import { memorySessionStore } from '../../../src/sessions/index.ts';
 import { redisRunEventStore, redisSessionStore } from '../../../src/stores/redis/index.ts';
 import { useTranscriptServer } from '../../support/use-transcript-server.ts';
 import { agentOn, countingTools, type Executions, turnFor, watchedText } from './durable-fixture.ts';
+import { dropRedisKeys } from '../../support/drop-test-data.ts';
 
 const servers = useTranscriptServer();
 const prefix = `t:durable-zombie:${randomUUID()}:`;
@@ -21,7 +22,10 @@ const open = <T extends { close(): Promise<void> }>(store: T): T => {
   opened.push(store);
   return store;
 };
-afterAll(() => Promise.all(opened.map((store) => store.close())));
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+  await dropRedisKeys(prefix);
+});
 
 /** Two workers' stores on one backend: each "process" its own connections (Redis), or shared objects (memory). */
 const backends: [
