@@ -1,6 +1,7 @@
 // Vitest's global setup: says once, before any test, which of the services the suite talks to do
-// not answer on 127.0.0.1 (README, "Requirements"). Under CI=true a missing one fails the run here;
-// elsewhere the suites that check skip, and the others fail with a refused connection.
+// not answer on 127.0.0.1 (README, "Requirements"). It only says so: the suites that need one skip
+// (or, under CI=true, fail), and the others fail with a refused connection; a file that needs none
+// runs as usual.
 import { connect } from 'node:net';
 
 const SERVICES = [
@@ -30,6 +31,5 @@ export default async function setup(): Promise<void> {
       missing.push(`${service.name} on 127.0.0.1:${service.port} (${service.as})`);
   if (missing.length === 0) return;
   const message = `npm test: nothing answers for ${missing.join('; ')}. The suites that need it skip or fail; see the README's Requirements.`;
-  if (process.env.CI === 'true') throw new Error(message);
   console.warn(message);
 }

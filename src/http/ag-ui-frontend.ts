@@ -3,18 +3,22 @@ import { Agent } from '../agent/index.ts';
 import { InvalidToolSchemaError, RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/actor.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject, ToolRegistry } from '../tools/index.ts';
-import { holdsKey } from '../tools/holds-key.ts';
+import { expandedSchemaSize } from '../tools/expanded-schema-size.ts';
 import type { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
 
 /**
  * The most JSON text the front end's tool schemas may hold together, by default: compiling a schema
- * costs about 5 µs per character of it, on the event loop, and every request carries its own.
- * Front-end tool schemas are a few KB.
+ * costs about 5 µs per character of it (patterns with large repeats up to about 35 µs), on the event
+ * loop, and every request carries its own. Front-end tool schemas are a few KB.
  */
-export const DEFAULT_MAX_TOOL_SCHEMA_CHARS = 64 * 1024;
+export const DEFAULT_MAX_TOOL_SCHEMA_CHARS = 16 * 1024;
 
-/** The keywords that make a schema apply another part of itself. */
-const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
+/** The most subschemas a front-end tool's schema may reach, its `$ref`s expanded. */
+const MAX_EXPANDED_NODES = 4096;
+
+/** The parameters as a schema object (`defineTool` refuses anything else later, with its reason). */
+const toSchema = (parameters: unknown): JsonSchemaObject =>
+  typeof parameters === 'object' && parameters !== null ? (parameters as JsonSchemaObject) : {};
 
 /** What a front end added to one AG-UI run: its tools, its context and its state. */
 export interface AgUiFrontend {
@@ -32,7 +36,8 @@ export interface AgUiFrontend {
  * @throws RxAgentError `frontend_tools_unsupported` when the agent's tools are a shared `ToolRegistry`
  *   (front-end tools would join every run's registry), `InvalidToolNameError`/`DuplicateToolError`
  *   for a bad or clashing tool name, `InvalidToolSchemaError` for bad parameters, parameters
- *   holding more than `maxSchemaChars` characters of JSON in all, or a `$ref` in them
+ *   holding more than `maxSchemaChars` characters of JSON in all, or recursive or too large once
+ *   their `$ref`s are expanded
  */
 export function agUiFrontend(
   agent: Agent,
@@ -51,11 +56,11 @@ export function agUiFrontend(
       );
     // A reference lets a small schema apply itself to one value many times over (copies under
     // allOf, nested through $defs: copies^depth), and the model's arguments are checked against it
-    // on this server. Without one, checking costs at most the schema's size times the arguments'.
-    if (holdsKey(tool.parameters, REFERENCES))
+    // on this server: the schema, its references expanded, must stay small and must not recur.
+    if (expandedSchemaSize(toSchema(tool.parameters), MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES)
       throw new InvalidToolSchemaError(
         tool.name,
-        "a front end's tool schema may not use $ref (inline its definitions)",
+        `a front end's tool schema may not refer to itself, and its $refs may expand it to at most ${MAX_EXPANDED_NODES} subschemas`,
       );
   }
   const clientTools = input.tools.map((tool) =>

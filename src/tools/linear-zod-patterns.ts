@@ -1,5 +1,8 @@
 import { linearOrRefuse } from './linear-test-regexp.ts';
 
+/** The source of the function `z.stringFormat(name, regex)` makes of its regex: `(val) => fnOrRegex.test(val)`. */
+const ZOD_REGEX_TEST = /^\(?\w+\)?\s*=>\s*\w+\.test\(\w+\)$/;
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
@@ -46,8 +49,10 @@ export function linearZodPatterns(toolName: string, schema: unknown): void {
       const pattern =
         def.format === 'regex' ? linearOrRefuse(toolName, 'zod', def.pattern) : linearIfItCan(def.pattern);
       def.pattern = pattern;
-      // `z.stringFormat(name, regex)` tests through a function of that regex.
-      if (typeof def.fn === 'function') def.fn = (value: string) => pattern.test(value);
+      // `z.stringFormat(name, regex)` tests through zod's own function of that regex; a function
+      // the user gave (with a `pattern` beside it) is theirs and stays.
+      if (typeof def.fn === 'function' && ZOD_REGEX_TEST.test(String(def.fn)))
+        def.fn = (value: string) => pattern.test(value);
     }
     // A template literal tests one regex zod builds from its parts (a `.regex()` part's included).
     if (def.type === 'template_literal' && zod.pattern instanceof RegExp)

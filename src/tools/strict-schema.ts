@@ -1,4 +1,5 @@
 import { isRecord, type JsonSchemaObject } from './json-schema.ts';
+import { resolveLocal } from './resolve-local.ts';
 import { subschemas } from './schema-walk.ts';
 
 /** Whether `additionalProperties` is absent or lets anything through (`true`, `{}`). */
@@ -35,17 +36,6 @@ function inPlaceNames(node: JsonSchemaObject, into: Set<string>): Set<string> {
     inPlaceNames(sub.schema, into);
   }
   return into;
-}
-
-/** The schema a local `$ref` (`#`, `#/$defs/Name`, any JSON pointer into `root`) points at. */
-function resolveLocal(root: JsonSchemaObject, ref: string): JsonSchemaObject | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  for (const segment of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isRecord(node) ? node[key] : undefined;
-  }
-  return isRecord(node) ? node : undefined;
 }
 
 /** Adds the property names of the local `$ref` target of `node` (and of its own refs and branches). */

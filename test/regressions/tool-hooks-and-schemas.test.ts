@@ -92,31 +92,50 @@ describe('schemas that cost more than their size', () => {
     expect(ms).toBeLessThan(1500); // 24 s through the hole the review found
   });
 
-  it('an AG-UI front-end tool schema with a $ref is refused (copies under allOf cost copies^depth)', async () => {
-    const handler = agUiHandler(new Agent({ model: scriptedModel([{ text: 'hi' }]) }));
+  it('AG-UI front-end tool schemas: a $ref that expands past the bound or recurs is refused, a reused definition is not', async () => {
+    const handler = agUiHandler(
+      new Agent({ model: scriptedModel(Array.from({ length: 4 }, () => ({ text: 'hi' }))) }),
+    );
     const server = await serveFetch(handler);
     servers.push(server);
-    const parameters = {
-      type: 'object',
-      $defs: { n: { allOf: [{ $ref: '#/$defs/m' }, { $ref: '#/$defs/m' }] }, m: { type: 'object' } },
-      properties: { root: { $ref: '#/$defs/n' } },
+    const send = async (parameters: unknown) => {
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({
+          threadId: `t-${Math.random()}`,
+          runId: 'r1',
+          messages: [{ id: 'u1', role: 'user', content: 'hi' }],
+          tools: [{ name: 'draw', description: 'Draws.', parameters }],
+          context: [],
+          state: {},
+          forwardedProps: {},
+        }),
+      });
+      return response.text();
     };
-    const response = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({
-        threadId: 't1',
-        runId: 'r1',
-        messages: [{ id: 'u1', role: 'user', content: 'hi' }],
-        tools: [{ name: 'draw', description: 'Draws.', parameters }],
-        context: [],
-        state: {},
-        forwardedProps: {},
-      }),
+    // Copies under allOf, 14 levels through $defs: 2^14 subschemas from about 600 characters.
+    const $defs: Record<string, unknown> = { d14: { type: 'object' } };
+    for (let level = 0; level < 14; level++)
+      $defs[`d${level}`] = { allOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
+    const copies = await send({ type: 'object', $defs, properties: { root: { $ref: '#/$defs/d0' } } });
+    expect(copies).toContain(
+      'may not refer to itself, and its $refs may expand it to at most 4096 subschemas',
+    );
+    const recursive = await send({
+      type: 'object',
+      $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } } } },
+      properties: { root: { $ref: '#/$defs/node' } },
     });
-    const text = await response.text();
-    expect(text).toContain('invalid_tool_schema');
-    expect(text).toContain('may not use $ref');
+    expect(recursive).toContain('may not refer to itself');
+    // What zod-to-json-schema writes for a reused object, and a property named $ref: accepted.
+    const address = { type: 'object', properties: { city: { type: 'string' } } };
+    const reused = await send({
+      type: 'object',
+      properties: { home: address, work: { $ref: '#/properties/home' }, $ref: { type: 'string' } },
+    });
+    expect(reused).not.toContain('RUN_ERROR');
+    expect(reused).toContain('RUN_FINISHED');
   });
 
   it('a schema of many properties is made strict in linear time', async () => {
@@ -413,6 +432,25 @@ describe('zod patterns beyond .regex() run in linear time', () => {
       'ok',
     );
     expect((await registry.invoke({ id: 'c', name: 't', arguments: { to: 'not an email' } })).status).toBe(
+      'invalid_arguments',
+    );
+  });
+});
+
+describe('a zod format function the user wrote stays theirs', () => {
+  it('z.stringFormat(name, fn, { pattern }) still tests with the function', async () => {
+    const evenHex = z.stringFormat(
+      'evenhex',
+      (value) => value.length % 2 === 0 && /^[0-9a-f]*$/.test(value),
+      {
+        pattern: /^[0-9a-f]*$/,
+      } as never,
+    );
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 't', description: 'Hex.', input: z.object({ h: evenHex }), execute: () => 'ok' }),
+    );
+    expect((await registry.invoke({ id: 'c', name: 't', arguments: { h: 'abcd' } })).status).toBe('ok');
+    expect((await registry.invoke({ id: 'c', name: 't', arguments: { h: 'abc' } })).status).toBe(
       'invalid_arguments',
     );
   });

@@ -96,19 +96,40 @@ describe('OpenAI-compatible tool calls at the edges', () => {
     ]);
   });
 
-  it('a finish reason on every chunk (one-api) keeps all the text; an error after it keeps the turn', async () => {
+  it('an error right after the finish reason keeps the finished turn', async () => {
     const model = await openAIStream([
-      chunk({ content: 'Hello' }, 'stop'),
-      chunk({ content: ', world.' }, 'stop'),
-      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
+      chunk({ content: 'Hello' }),
+      chunk({}, 'stop'),
+      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } },
       { error: { message: 'late', type: 'server_error' } },
       'not json',
       '[DONE]',
     ]);
     const done = completed(await run(model));
-    expect(done.text).toBe('Hello, world.');
+    expect(done.text).toBe('Hello');
     expect(done.finishReason).toBe('stop');
-    expect(done.usage).toMatchObject({ inputTokens: 3, outputTokens: 2 });
+    expect(done.usage).toMatchObject({ inputTokens: 3, outputTokens: 1 });
+  });
+
+  it('a finish reason on every chunk (one-api) keeps all the text, and an error after such text is an error', async () => {
+    const whole = await openAIStream([
+      chunk({ content: 'Hello' }, 'stop'),
+      chunk({ content: ', world.' }, 'stop'),
+      '[DONE]',
+    ]);
+    expect(completed(await run(whole)).text).toBe('Hello, world.');
+    const cut = await openAIStream([
+      chunk({ content: 'The answer is' }, 'stop'),
+      chunk({ content: ' 4' }, 'stop'),
+      { error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
+    ]);
+    const error = await run(cut).catch((e: unknown) => e);
+    expect((error as Error).name).toBe('RateLimitError');
+  });
+
+  it('a later stop does not hide an earlier length', async () => {
+    const model = await openAIStream([chunk({ content: 'x' }, 'length'), chunk({}, 'stop'), '[DONE]']);
+    expect(completed(await run(model)).finishReason).toBe('length');
   });
 
   it('a later finish reason wins (a content filter after stop)', async () => {
@@ -180,7 +201,7 @@ describe('Anthropic and Gemini streams at the edges', () => {
     expect(done.finishReason).toBe('stop');
   });
 
-  it('Gemini: text after an early empty STOP chunk counts; a late error keeps the turn; tool-use prompt tokens are input', async () => {
+  it('Gemini: text after an early empty STOP chunk counts; tool-use prompt tokens are input', async () => {
     const server = await servers.start([
       {
         chunks: sse([
@@ -189,8 +210,6 @@ describe('Anthropic and Gemini streams at the edges', () => {
             candidates: [{ content: { parts: [{ text: { a: 1 } }, { text: 'hi' }] }, finishReason: 'STOP' }],
             usageMetadata: { promptTokenCount: 100, toolUsePromptTokenCount: 1000, candidatesTokenCount: 5 },
           },
-          { error: { code: 500, message: 'late', status: 'INTERNAL' } },
-          'not json',
         ]),
       },
     ]);
@@ -198,6 +217,35 @@ describe('Anthropic and Gemini streams at the edges', () => {
     expect(done.text).toBe('hi');
     expect(done.finishReason).toBe('stop');
     expect(done.usage).toEqual({ inputTokens: 1100, outputTokens: 5, totalTokens: 1105 });
+  });
+
+  it('Gemini: an error right after the finish keeps the turn; after text that reopened it, it is an error', async () => {
+    const late = { error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' } };
+    const kept = await servers.start([
+      {
+        chunks: sse([
+          { candidates: [{ content: { parts: [{ text: 'hi' }] }, finishReason: 'STOP' }] },
+          late,
+          'not json',
+        ]),
+      },
+    ]);
+    expect(completed(await run(gemini('gemini-2.5-flash', { baseURL: kept.url, apiKey: 'k' }))).text).toBe(
+      'hi',
+    );
+    const cut = await servers.start([
+      {
+        chunks: sse([
+          { candidates: [{ content: { parts: [] }, finishReason: 'STOP' }] },
+          { candidates: [{ content: { parts: [{ text: 'The answer is' }] } }] },
+          late,
+        ]),
+      },
+    ]);
+    const error = await run(
+      gemini('gemini-2.5-flash', { baseURL: cut.url, apiKey: 'k', retry: false }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).name).toBe('RateLimitError');
   });
 
   it('Gemini: token counts that are not whole numbers ≥ 0 count as none', async () => {

@@ -17,8 +17,9 @@ export function chromiumPath(): string | undefined {
           .map((dir) => join(dir, 'chromium'))
           .find((file) => existsSync(file));
   if (found !== undefined && existsSync(found)) return found;
-  if (process.env.CI === 'true')
-    throw new Error('Chromium is not installed (no chromium on PATH), and CI needs it');
-  console.warn('Skipping the browser tests: no chromium on PATH (set CHROMIUM_PATH to use another)');
+  const why =
+    given !== undefined && given !== '' ? `CHROMIUM_PATH ${given} does not exist` : 'no chromium on PATH';
+  if (process.env.CI === 'true') throw new Error(`Chromium is not installed (${why}), and CI needs it`);
+  console.warn(`Skipping the browser tests: ${why} (set CHROMIUM_PATH to use another)`);
   return undefined;
 }

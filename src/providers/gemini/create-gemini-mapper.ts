@@ -20,9 +20,10 @@ export function createGeminiMapper(toolNames?: ToolNameCodec): ChunkMapper<SSEMe
 }
 
 /**
- * A chunk after one with a finish reason: mapped as any other (translating gateways send an empty
- * `STOP` chunk first, and the answer after it). But an error or a malformed chunk there does not
- * throw the finished turn away, as a body cut there does not.
+ * A chunk after one with a finish reason, while nothing but usage has come since: an error or a
+ * malformed chunk there does not throw the finished turn away, as a body cut there does not.
+ * Anything else is mapped as usual; text or a call there shows the finish reason was not the end
+ * (translating gateways send an empty `STOP` chunk first), and from then on an error is an error.
  */
 function afterFinish(raw: string, state: GeminiStreamState): readonly ProviderEvent[] {
   let chunk: GeminiChunk;
@@ -31,7 +32,10 @@ function afterFinish(raw: string, state: GeminiStreamState): readonly ProviderEv
   } catch {
     return NO_EVENTS;
   }
-  return chunk.error ? NO_EVENTS : mapGeminiChunk(chunk, state, raw);
+  if (chunk.error) return NO_EVENTS;
+  const events = mapGeminiChunk(chunk, state, raw);
+  if (events.length > 0) state.reopened = true;
+  return events;
 }
 
 /** A class, not closures made per stream: `map` is one call target for every stream (see `ChunkObserver`). */
@@ -45,7 +49,7 @@ class GeminiMapper implements ChunkMapper<SSEMessage> {
   map(message: SSEMessage): readonly ProviderEvent[] {
     const raw = message.data;
     if (raw === '') return NO_EVENTS;
-    if (this.state.finishReason !== undefined) return afterFinish(raw, this.state);
+    if (this.state.finishReason !== undefined && !this.state.reopened) return afterFinish(raw, this.state);
     return mapGeminiChunk(parseEventJson<GeminiChunk>(raw, 'gemini'), this.state, raw);
   }
 

@@ -16,6 +16,8 @@ export interface GeminiStreamState {
   responseId: string | undefined;
   modelVersion: string | undefined;
   started: boolean;
+  /** Whether text or a call came after a finish reason: it was not the end of the turn. */
+  reopened?: boolean;
   /** Decodes wire tool names back to the caller's. */
   toolNames: ToolNameCodec | undefined;
 }

@@ -43,6 +43,8 @@ export interface OpenAIChunkState {
   unindexedIds?: Map<string, number>;
   /** The index of the last call sent without one that had an id. */
   lastUnindexed?: number;
+  /** Whether text or a call came after a finish reason: it was not the end of the turn. */
+  reopened?: boolean;
 }
 
 /** A fresh state for one stream. */
@@ -112,7 +114,10 @@ export function mapOpenAIChunk(item: OpenAIChunk, state: OpenAIChunkState): read
     const reason: unknown = choice.finish_reason;
     if (reason !== null && reason !== undefined && reason !== '') {
       state.finished = true;
-      if (typeof reason === 'string') state.rawFinishReason = reason;
+      // A later reason replaces \`stop\` (a content filter's verdict after it), never a stronger one
+      // (\`length\` then a gateway's \`stop\` on a trailing chunk is still cut short).
+      if (typeof reason === 'string' && (state.rawFinishReason ?? 'stop') === 'stop')
+        state.rawFinishReason = reason;
     }
   }
   return out ?? NO_EVENTS;
@@ -204,10 +209,11 @@ export function endOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent
 }
 
 /**
- * A chunk after a finish reason, before `[DONE]`: mapped as any other (OpenAI's usage chunk comes
- * there; gateways such as one-api put a finish reason on every chunk, and a later reason, a content
- * filter's, wins). But an error object or a malformed chunk there ends the stream with the finished
- * turn kept, as a body cut there does.
+ * A chunk after a finish reason, before `[DONE]`, while nothing but usage has come since: an error
+ * object or a malformed chunk there ends the stream with the finished turn kept, as a body cut
+ * there does. Anything else is mapped as usual (OpenAI's usage chunk comes there); text or a call
+ * there shows the finish reason was not the end (gateways such as one-api put one on every chunk),
+ * and from then on an error is an error again.
  */
 function afterFinish(data: string, state: OpenAIChunkState): readonly ProviderEvent[] {
   let chunk: OpenAIChunk;
@@ -217,7 +223,9 @@ function afterFinish(data: string, state: OpenAIChunkState): readonly ProviderEv
     return doneOpenAIStream(state);
   }
   if (!chunk.choices && openAIStreamErrorOf(chunk) !== undefined) return doneOpenAIStream(state);
-  return mapOpenAIChunk(chunk, state);
+  const events = mapOpenAIChunk(chunk, state);
+  if (events.length > 0) state.reopened = true;
+  return events;
 }
 
 /** The `finish` part; `[DONE]` without any finish reason is reported as `other`. */
@@ -276,7 +284,7 @@ class OpenAIChunkMapper implements ChunkMapper<SSEMessage> {
     if (data === '[DONE]') return doneOpenAIStream(state);
     // After [DONE] nothing counts, a malformed event included: the finished turn is kept.
     if (data === '' || state.done) return NO_EVENTS;
-    if (state.finished) return afterFinish(data, state);
+    if (state.finished && !state.reopened) return afterFinish(data, state);
     return mapOpenAIChunk(parseEventJson<OpenAIChunk>(data, state.provider), state);
   }
 
