@@ -176,12 +176,15 @@ describe('RunRegistry', () => {
       expectObservable(runs.attach(id, { lastEventId: 'r9:1' })).toBe(
         '#',
         undefined,
-        new RunNotFoundError('r9'),
+        new RunNotFoundError('r9', `Last-Event-ID r9:1 is an event of another run, not of run ${id}`),
       );
       expectObservable(runs.attach(id, { lastEventId: 'garbage' })).toBe(
         '#',
         undefined,
-        new RunNotFoundError('garbage'),
+        new RunNotFoundError(
+          'garbage',
+          `Last-Event-ID "garbage" is not an event id (<run id>:<number>) of run ${id}`,
+        ),
       );
     });
   });

@@ -4,6 +4,7 @@ import { InvalidToolSchemaError, RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/actor.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject, ToolRegistry } from '../tools/index.ts';
 import { expandedSchemaSize } from '../tools/expanded-schema-size.ts';
+import { walkSchema } from '../tools/schema-walk.ts';
 import type { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
 
 /**
@@ -57,11 +58,19 @@ export function agUiFrontend(
     // A reference lets a small schema apply itself to one value many times over (copies under
     // allOf, nested through $defs: copies^depth), and the model's arguments are checked against it
     // on this server: the schema, its references expanded, must stay small and must not recur.
-    if (expandedSchemaSize(toSchema(tool.parameters), MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES)
+    const schema = toSchema(tool.parameters);
+    if (expandedSchemaSize(schema, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES)
       throw new InvalidToolSchemaError(
         tool.name,
-        `a front end's tool schema may not refer to itself, and its $refs may expand it to at most ${MAX_EXPANDED_NODES} subschemas`,
+        `a front end's tool schema may not refer to itself or move the base of its $refs ($id, $anchor), and its $refs may expand it to at most ${MAX_EXPANDED_NODES} subschemas`,
       );
+    // uniqueItems compares every pair of items (47 s for 700 copies over 2,000 numbers).
+    let pairwise = false;
+    walkSchema(schema, (node) => {
+      if (node.uniqueItems === true) pairwise = true;
+    });
+    if (pairwise)
+      throw new InvalidToolSchemaError(tool.name, "a front end's tool schema may not use uniqueItems");
   }
   const clientTools = input.tools.map((tool) =>
     defineTool({

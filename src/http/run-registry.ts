@@ -432,14 +432,15 @@ function afterSeqOf(runId: string, lastEventId: string | undefined): number {
   if (lastEventId === undefined || lastEventId === '') return 0;
   const parsed = parseEventId(lastEventId);
   // Another run's id, or no event id at all: nothing of this run can follow it.
+  // Named by what the client sent (it names no event of this run), said plainly.
   if (parsed === undefined)
     throw new RunNotFoundError(
-      runId,
+      lastEventId,
       `Last-Event-ID ${JSON.stringify(lastEventId)} is not an event id (<run id>:<number>) of run ${runId}`,
     );
   if (parsed.runId !== runId)
     throw new RunNotFoundError(
-      runId,
+      parsed.runId,
       `Last-Event-ID ${lastEventId} is an event of another run, not of run ${runId}`,
     );
   return parsed.seq;

@@ -1,7 +1,10 @@
 import { linearOrRefuse } from './linear-test-regexp.ts';
 
-/** The source of the function `z.stringFormat(name, regex)` makes of its regex: `(val) => fnOrRegex.test(val)`. */
-const ZOD_REGEX_TEST = /^\(?\w+\)?\s*=>\s*\w+\.test\(\w+\)$/;
+/**
+ * The source of the function `z.stringFormat(name, regex)` makes of its regex, exactly as zod 4
+ * writes it: a user's own function (`(v) => SKU.test(v)`) is never taken for it.
+ */
+const ZOD_REGEX_TEST = /^\(val\) => fnOrRegex\.test\(val\)$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -5,7 +5,12 @@ export function resolveLocal(root: JsonSchemaObject, ref: string): JsonSchemaObj
   if (!ref.startsWith('#')) return undefined;
   let node: unknown = root;
   for (const segment of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+    let key: string;
+    try {
+      key = decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // not a pointer (a broken percent escape)
+    }
     node = isRecord(node) ? node[key] : undefined;
   }
   return isRecord(node) ? node : undefined;

@@ -119,9 +119,7 @@ describe('schemas that cost more than their size', () => {
     for (let level = 0; level < 14; level++)
       $defs[`d${level}`] = { allOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
     const copies = await send({ type: 'object', $defs, properties: { root: { $ref: '#/$defs/d0' } } });
-    expect(copies).toContain(
-      'may not refer to itself, and its $refs may expand it to at most 4096 subschemas',
-    );
+    expect(copies).toContain('its $refs may expand it to at most 4096 subschemas');
     const recursive = await send({
       type: 'object',
       $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } } } },
@@ -136,6 +134,18 @@ describe('schemas that cost more than their size', () => {
     });
     expect(reused).not.toContain('RUN_ERROR');
     expect(reused).toContain('RUN_FINISHED');
+    // A $ref resolved against a nested $id, uniqueItems (items²) and a broken pointer: refused.
+    const scoped = await send({
+      type: 'object',
+      properties: {
+        a: { $id: 'http://e.x/inner', properties: { x: { allOf: [{ $ref: '#/properties/x' }] } } },
+      },
+    });
+    expect(scoped).toContain('move the base of its $refs');
+    const unique = await send({ type: 'object', properties: { a: { type: 'array', uniqueItems: true } } });
+    expect(unique).toContain('may not use uniqueItems');
+    const broken = await send({ type: 'object', properties: { a: { $ref: '#/%E0%A4%A' } } });
+    expect(broken).toContain('invalid_tool_schema');
   });
 
   it('a schema of many properties is made strict in linear time', async () => {
@@ -438,6 +448,19 @@ describe('zod patterns beyond .regex() run in linear time', () => {
 });
 
 describe('a zod format function the user wrote stays theirs', () => {
+  it('even one that tests a regex of its own', async () => {
+    const SKU = /^SKU-\d{4}$/;
+    const sku = z.stringFormat('sku', (v) => SKU.test(v), { pattern: /^SKU-/ } as never);
+    const registry = new ToolRegistry().register(
+      defineTool({ name: 't', description: 'Sku.', input: z.object({ s: sku }), execute: () => 'ok' }),
+    );
+    expect((await registry.invoke({ id: 'c', name: 't', arguments: { s: 'SKU-1234' } })).status).toBe('ok');
+    expect((await registry.invoke({ id: 'c', name: 't', arguments: { s: 'SKU-x' } })).status).toBe(
+      'invalid_arguments',
+    );
+    expect(sku.safeParse('SKU-x').success).toBe(false);
+  });
+
   it('z.stringFormat(name, fn, { pattern }) still tests with the function', async () => {
     const evenHex = z.stringFormat(
       'evenhex',

@@ -2,7 +2,7 @@
 // 2026-11-26): what real servers and hostile ones send at the edges of the wire, over real HTTP.
 // Before: tool-call arguments sent as an object crashed the stream with an untyped TypeError;
 // interleaved calls without an index were glued together; anything after the terminal event threw
-// the finished turn away; usage strings and negatives became text and negative costs; media in a
+// the finished turn away (Anthropic's message_stop is the end; elsewhere a finish reason is not); usage strings and negatives became text and negative costs; media in a
 // system or assistant message, and parts of unknown types, were left out of the request unseen.
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -96,19 +96,12 @@ describe('OpenAI-compatible tool calls at the edges', () => {
     ]);
   });
 
-  it('an error right after the finish reason keeps the finished turn', async () => {
+  it('an error after a finish reason is an error: on real gateways a finish reason is not the end', async () => {
     const model = await openAIStream([
-      chunk({ content: 'Hello' }),
-      chunk({}, 'stop'),
-      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } },
-      { error: { message: 'late', type: 'server_error' } },
-      'not json',
-      '[DONE]',
+      chunk({ content: 'The answer is' }, 'stop'),
+      { error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
     ]);
-    const done = completed(await run(model));
-    expect(done.text).toBe('Hello');
-    expect(done.finishReason).toBe('stop');
-    expect(done.usage).toMatchObject({ inputTokens: 3, outputTokens: 1 });
+    expect(((await run(model).catch((e: unknown) => e)) as Error).name).toBe('RateLimitError');
   });
 
   it('a finish reason on every chunk (one-api) keeps all the text, and an error after such text is an error', async () => {
@@ -219,25 +212,12 @@ describe('Anthropic and Gemini streams at the edges', () => {
     expect(done.usage).toEqual({ inputTokens: 1100, outputTokens: 5, totalTokens: 1105 });
   });
 
-  it('Gemini: an error right after the finish keeps the turn; after text that reopened it, it is an error', async () => {
+  it('Gemini: an error after a finish reason is an error; a later STOP does not hide MAX_TOKENS', async () => {
     const late = { error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' } };
-    const kept = await servers.start([
-      {
-        chunks: sse([
-          { candidates: [{ content: { parts: [{ text: 'hi' }] }, finishReason: 'STOP' }] },
-          late,
-          'not json',
-        ]),
-      },
-    ]);
-    expect(completed(await run(gemini('gemini-2.5-flash', { baseURL: kept.url, apiKey: 'k' }))).text).toBe(
-      'hi',
-    );
     const cut = await servers.start([
       {
         chunks: sse([
-          { candidates: [{ content: { parts: [] }, finishReason: 'STOP' }] },
-          { candidates: [{ content: { parts: [{ text: 'The answer is' }] } }] },
+          { candidates: [{ content: { parts: [{ text: 'The answer is' }] }, finishReason: 'STOP' }] },
           late,
         ]),
       },
@@ -246,6 +226,16 @@ describe('Anthropic and Gemini streams at the edges', () => {
       gemini('gemini-2.5-flash', { baseURL: cut.url, apiKey: 'k', retry: false }),
     ).catch((e: unknown) => e);
     expect((error as Error).name).toBe('RateLimitError');
+    const long = await servers.start([
+      {
+        chunks: sse([
+          { candidates: [{ content: { parts: [{ text: 'a' }] }, finishReason: 'MAX_TOKENS' }] },
+          { candidates: [{ content: { parts: [] }, finishReason: 'STOP' }] },
+        ]),
+      },
+    ]);
+    const done = completed(await run(gemini('gemini-2.5-flash', { baseURL: long.url, apiKey: 'k' })));
+    expect(done.finishReason).toBe('length');
   });
 
   it('Gemini: token counts that are not whole numbers ≥ 0 count as none', async () => {

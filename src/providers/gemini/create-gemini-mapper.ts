@@ -19,25 +19,6 @@ export function createGeminiMapper(toolNames?: ToolNameCodec): ChunkMapper<SSEMe
   return new GeminiMapper(createGeminiStreamState(toolNames));
 }
 
-/**
- * A chunk after one with a finish reason, while nothing but usage has come since: an error or a
- * malformed chunk there does not throw the finished turn away, as a body cut there does not.
- * Anything else is mapped as usual; text or a call there shows the finish reason was not the end
- * (translating gateways send an empty `STOP` chunk first), and from then on an error is an error.
- */
-function afterFinish(raw: string, state: GeminiStreamState): readonly ProviderEvent[] {
-  let chunk: GeminiChunk;
-  try {
-    chunk = parseEventJson<GeminiChunk>(raw, 'gemini');
-  } catch {
-    return NO_EVENTS;
-  }
-  if (chunk.error) return NO_EVENTS;
-  const events = mapGeminiChunk(chunk, state, raw);
-  if (events.length > 0) state.reopened = true;
-  return events;
-}
-
 /** A class, not closures made per stream: `map` is one call target for every stream (see `ChunkObserver`). */
 class GeminiMapper implements ChunkMapper<SSEMessage> {
   private readonly state: GeminiStreamState;
@@ -49,7 +30,6 @@ class GeminiMapper implements ChunkMapper<SSEMessage> {
   map(message: SSEMessage): readonly ProviderEvent[] {
     const raw = message.data;
     if (raw === '') return NO_EVENTS;
-    if (this.state.finishReason !== undefined && !this.state.reopened) return afterFinish(raw, this.state);
     return mapGeminiChunk(parseEventJson<GeminiChunk>(raw, 'gemini'), this.state, raw);
   }
 

@@ -16,8 +16,6 @@ export interface GeminiStreamState {
   responseId: string | undefined;
   modelVersion: string | undefined;
   started: boolean;
-  /** Whether text or a call came after a finish reason: it was not the end of the turn. */
-  reopened?: boolean;
   /** Decodes wire tool names back to the caller's. */
   toolNames: ToolNameCodec | undefined;
 }
@@ -59,7 +57,9 @@ export function mapGeminiChunk(
   if (chunk.promptFeedback?.blockReason) state.blockReason = chunk.promptFeedback.blockReason;
   const candidate = chunk.candidates?.[0];
   if (candidate === undefined) return NO_EVENTS;
-  if (candidate.finishReason) state.finishReason = candidate.finishReason;
+  // A later reason replaces `STOP` (a translating gateway's empty first chunk), never a stronger one.
+  if (candidate.finishReason && (state.finishReason ?? 'STOP') === 'STOP')
+    state.finishReason = candidate.finishReason;
   const parts = candidate.content?.parts;
   if (parts === undefined || parts.length === 0) return NO_EVENTS;
   if (parts.length === 1) return mapPart(parts[0] as GeminiStreamPart, state);

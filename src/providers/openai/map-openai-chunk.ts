@@ -43,8 +43,6 @@ export interface OpenAIChunkState {
   unindexedIds?: Map<string, number>;
   /** The index of the last call sent without one that had an id. */
   lastUnindexed?: number;
-  /** Whether text or a call came after a finish reason: it was not the end of the turn. */
-  reopened?: boolean;
 }
 
 /** A fresh state for one stream. */
@@ -208,26 +206,6 @@ export function endOpenAIStream(state: OpenAIChunkState): readonly ProviderEvent
   );
 }
 
-/**
- * A chunk after a finish reason, before `[DONE]`, while nothing but usage has come since: an error
- * object or a malformed chunk there ends the stream with the finished turn kept, as a body cut
- * there does. Anything else is mapped as usual (OpenAI's usage chunk comes there); text or a call
- * there shows the finish reason was not the end (gateways such as one-api put one on every chunk),
- * and from then on an error is an error again.
- */
-function afterFinish(data: string, state: OpenAIChunkState): readonly ProviderEvent[] {
-  let chunk: OpenAIChunk;
-  try {
-    chunk = parseEventJson<OpenAIChunk>(data, state.provider);
-  } catch {
-    return doneOpenAIStream(state);
-  }
-  if (!chunk.choices && openAIStreamErrorOf(chunk) !== undefined) return doneOpenAIStream(state);
-  const events = mapOpenAIChunk(chunk, state);
-  if (events.length > 0) state.reopened = true;
-  return events;
-}
-
 /** The `finish` part; `[DONE]` without any finish reason is reported as `other`. */
 function finishPart(state: OpenAIChunkState): FinishPart {
   const raw = state.rawFinishReason;
@@ -284,7 +262,6 @@ class OpenAIChunkMapper implements ChunkMapper<SSEMessage> {
     if (data === '[DONE]') return doneOpenAIStream(state);
     // After [DONE] nothing counts, a malformed event included: the finished turn is kept.
     if (data === '' || state.done) return NO_EVENTS;
-    if (state.finished && !state.reopened) return afterFinish(data, state);
     return mapOpenAIChunk(parseEventJson<OpenAIChunk>(data, state.provider), state);
   }
 
