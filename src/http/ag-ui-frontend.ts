@@ -1,25 +1,10 @@
 import type { RunAgentInput } from '@ag-ui/core';
 import { Agent } from '../agent/index.ts';
-import { InvalidToolSchemaError, RxAgentError } from '../core/index.ts';
+import { RxAgentError } from '../core/index.ts';
 import type { Actor } from '../security/actor.ts';
 import { type AnyTool, defineTool, type JsonSchemaObject, ToolRegistry } from '../tools/index.ts';
-import { expandedSchemaSize } from '../tools/expanded-schema-size.ts';
-import { walkSchema } from '../tools/schema-walk.ts';
 import type { AgUiFrontendResults } from './ag-ui-frontend-results.ts';
-
-/**
- * The most JSON text the front end's tool schemas may hold together, by default: compiling a schema
- * costs about 5 µs per character of it (patterns with large repeats up to about 35 µs), on the event
- * loop, and every request carries its own. Front-end tool schemas are a few KB.
- */
-export const DEFAULT_MAX_TOOL_SCHEMA_CHARS = 16 * 1024;
-
-/** The most subschemas a front-end tool's schema may reach, its `$ref`s expanded. */
-const MAX_EXPANDED_NODES = 4096;
-
-/** The parameters as a schema object (`defineTool` refuses anything else later, with its reason). */
-const toSchema = (parameters: unknown): JsonSchemaObject =>
-  typeof parameters === 'object' && parameters !== null ? (parameters as JsonSchemaObject) : {};
+import { checkFrontEndSchemas, DEFAULT_MAX_TOOL_SCHEMA_CHARS } from './front-end-schemas.ts';
 
 /** What a front end added to one AG-UI run: its tools, its context and its state. */
 export interface AgUiFrontend {
@@ -47,31 +32,7 @@ export function agUiFrontend(
   actor: Actor | undefined,
   maxSchemaChars = DEFAULT_MAX_TOOL_SCHEMA_CHARS,
 ): AgUiFrontend {
-  let schemaChars = 0;
-  for (const tool of input.tools) {
-    schemaChars += JSON.stringify(tool.parameters ?? null).length;
-    if (schemaChars > maxSchemaChars)
-      throw new InvalidToolSchemaError(
-        tool.name,
-        `the front end's tool schemas hold more than the ${maxSchemaChars} characters of JSON allowed (maxToolSchemaChars)`,
-      );
-    // A reference lets a small schema apply itself to one value many times over (copies under
-    // allOf, nested through $defs: copies^depth), and the model's arguments are checked against it
-    // on this server: the schema, its references expanded, must stay small and must not recur.
-    const schema = toSchema(tool.parameters);
-    if (expandedSchemaSize(schema, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES)
-      throw new InvalidToolSchemaError(
-        tool.name,
-        `a front end's tool schema may not refer to itself or move the base of its $refs ($id, $anchor), and its $refs may expand it to at most ${MAX_EXPANDED_NODES} subschemas`,
-      );
-    // uniqueItems compares every pair of items (47 s for 700 copies over 2,000 numbers).
-    let pairwise = false;
-    walkSchema(schema, (node) => {
-      if (node.uniqueItems === true) pairwise = true;
-    });
-    if (pairwise)
-      throw new InvalidToolSchemaError(tool.name, "a front end's tool schema may not use uniqueItems");
-  }
+  checkFrontEndSchemas(input.tools, maxSchemaChars);
   const clientTools = input.tools.map((tool) =>
     defineTool({
       name: tool.name,

@@ -7,13 +7,7 @@ export { type RunContext, RunRegistry, type RunRegistryOptions } from './run-reg
 export { BodyPacer } from './body-pacer.ts';
 export { isResumable, type ResumableEvents, resumableEvents } from './resumable-events.ts';
 export type { RunDecision, Runs, RunStatus } from './runs.ts';
-export {
-  eventId,
-  isSequencedEvent,
-  notYetSent,
-  parseEventId,
-  type SequencedEvent,
-} from './sequenced-event.ts';
+export { eventId, isSequencedEvent, parseEventId, type SequencedEvent } from './sequenced-event.ts';
 export { type SSEFrameFields, sseFrame } from './sse-frame.ts';
 export { SSE_HEADERS } from './sse-headers.ts';
 export { type SSEStreamOptions, toSSEFrames } from './to-sse-frames.ts';

@@ -8,6 +8,7 @@ import {
   ToolCallParseError,
   type ToolCallsReady,
 } from '../core/index.ts';
+import { argumentsText } from '../core/arguments-text.ts';
 import { deepFreeze } from '../core/deep-freeze.ts';
 
 /** Options of {@link accumulateToolCalls}. */
@@ -133,10 +134,8 @@ class ToolCallStage<E extends ProviderEvent | StreamEvent> implements Observer<E
     if (acc.id === '' && delta.id) acc.id = delta.id;
     if (acc.name === '' && delta.name) acc.name = delta.name;
     // Typed as text; from untyped code (a custom provider) any other value is taken as JSON text.
-    const fragment: unknown = delta.argumentsDelta;
-    if (typeof fragment === 'string') {
-      if (fragment !== '') acc.parts.push(fragment);
-    } else if (fragment !== undefined && fragment !== null) acc.parts.push(JSON.stringify(fragment) ?? '');
+    const fragment = argumentsText(delta.argumentsDelta);
+    if (fragment !== '') acc.parts.push(fragment);
   }
 
   /** Emits the assembled calls, if any; false when that failed (the stream has errored). */

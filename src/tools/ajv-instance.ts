@@ -2,7 +2,8 @@ import { Ajv, type Format } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { decimalMultipleOf } from './decimal-multiple.ts';
 import type { JsonSchemaDialect } from './json-schema.ts';
-import { compileLinear, linearRegExp } from './linear-regexp.ts';
+import { linearRegExp } from './linear-regexp.ts';
+import { linearIfItCan } from './linear-test-regexp.ts';
 
 /** An ajv instance of either dialect. */
 export type AnyAjv = Ajv | Ajv2020;
@@ -10,14 +11,16 @@ export type AnyAjv = Ajv | Ajv2020;
 /**
  * An ajv instance in strict mode for one dialect: unknown keywords, ignored keywords, unsatisfiable
  * `required` and ambiguous numbers are schema errors; no type coercion, no defaults, no removal of
- * additional properties (ajv's defaults, kept explicit); `allErrors` as asked (every issue at once, so
- * the model can fix them all; not for a schema with unions, see `hasUnion`). `strictTypes`/`strictTuples` are off: they reject
- * valid composed schemas (a `properties` beside `anyOf`) that `strictJsonSchema` produces on purpose.
+ * additional properties (ajv's defaults, kept explicit); `allErrors` as asked (every issue at once,
+ * so the model can fix them all; not for a schema with unions, see `hasUnion`).
+ * `strictTypes`/`strictTuples` are off: they reject valid composed schemas (a `properties` beside
+ * `anyOf`) that `strictJsonSchema` produces on purpose.
  * `format` asserts only the formats given; others stay annotations (the 2020-12 default).
  * `pattern` and `patternProperties` run on {@link linearRegExp} (RE2, linear time), never on a
  * backtracking `RegExp`: a schema may come from an MCP server, and the input from a model. So does
- * a format given as a `RegExp`, where RE2 can run it. ajv logs nothing: a schema that fails to compile is a typed error,
- * and its logged generated code would quote the schema (926 KB for a hostile one).
+ * a format given as a `RegExp`, where RE2 can run it. ajv logs nothing: a schema that fails to
+ * compile is a typed error, and its logged generated code would quote the schema (926 KB for a
+ * hostile one).
  */
 export function createAjv(
   dialect: JsonSchemaDialect,
@@ -51,20 +54,7 @@ export function createAjv(
  */
 function linearFormats(formats: Readonly<Record<string, Format>>): Record<string, Format> {
   const out: Record<string, Format> = {};
-  for (const [name, format] of Object.entries(formats)) {
-    out[name] = format instanceof RegExp ? (linearFormat(format) ?? format) : format;
-  }
+  for (const [name, format] of Object.entries(formats))
+    out[name] = format instanceof RegExp ? linearIfItCan(format) : format;
   return out;
-}
-
-/** A `RegExp` format's test on RE2, or `undefined` when RE2 cannot run it. */
-function linearFormat(format: RegExp): ((text: string) => boolean) | undefined {
-  let linear: ReturnType<typeof compileLinear>;
-  try {
-    linear = compileLinear(format.source, format.flags);
-  } catch {
-    return undefined;
-  }
-  // A match anywhere, as RegExp.test finds one.
-  return (text: string) => linear.test(text);
 }

@@ -44,3 +44,18 @@ export function linearOrRefuse(toolName: string, vendor: string, regexp: RegExp)
     );
   }
 }
+
+/**
+ * `regexp` on the linear-time engine when RE2 can run it, else `regexp` itself: for patterns that
+ * are the app's own or a validator library's (an ajv `RegExp` format, zod's email pattern), which
+ * may use lookaheads and were never the model's or an MCP server's to choose.
+ * @example linearIfItCan(/^(?=a)a+$/) // the same RegExp: RE2 has no lookahead
+ */
+export function linearIfItCan(regexp: RegExp): RegExp {
+  if (regexp instanceof LinearTestRegExp) return regexp;
+  try {
+    return new LinearTestRegExp(regexp);
+  } catch {
+    return regexp;
+  }
+}

@@ -1,4 +1,4 @@
-import { linearOrRefuse } from './linear-test-regexp.ts';
+import { linearIfItCan, linearOrRefuse } from './linear-test-regexp.ts';
 
 /**
  * The source of the function `z.stringFormat(name, regex)` makes of its regex, exactly as zod 4
@@ -27,14 +27,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function linearZodPatterns(toolName: string, schema: unknown): void {
   const seen = new Set<object>();
-  /** A format's pattern (a custom `z.email({ pattern })`, `z.stringFormat`) on RE2 when RE2 can run it; zod's own stay as they are. */
-  const linearIfItCan = (regexp: RegExp): RegExp => {
-    try {
-      return linearOrRefuse(toolName, 'zod', regexp);
-    } catch {
-      return regexp;
-    }
-  };
   const visit = (node: unknown): void => {
     if (!isRecord(node) || seen.has(node)) return;
     seen.add(node);

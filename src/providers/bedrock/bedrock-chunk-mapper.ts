@@ -8,9 +8,9 @@ import {
 import {
   argumentsText,
   type ChunkMapper,
+  countOf as n,
   NO_EVENTS,
   type ToolNameCodec,
-  tokenCount,
 } from '../shared/index.ts';
 import { bedrockException } from './bedrock-exception.ts';
 import type { BedrockReasoningBlock } from './bedrock-messages.ts';
@@ -171,7 +171,6 @@ function keepReasoning(
 }
 
 function usageOf(raw: NonNullable<ConversePayload['usage']>): Usage {
-  const n = (value: unknown) => tokenCount(value) ?? 0;
   const cached = n(raw.cacheReadInputTokens);
   const written = n(raw.cacheWriteInputTokens);
   const inputTokens = n(raw.inputTokens) + cached + written;

@@ -178,7 +178,6 @@ function bytesOf(
   throw unsupported('images by remote URL (send the bytes as `data`)');
 }
 
-/** Converse names allow letters, digits, spaces, hyphens, parentheses and brackets, and must be unique. */
 /**
  * A document's name as Converse takes it: letters, digits, single spaces, hyphens, parentheses and
  * square brackets, unique in the request (a name taken gets ` (2)`, ` (3)`…; none gives `document-n`).

@@ -1,6 +1,6 @@
 import type { FinishPart, FinishReason, ProviderEvent, Usage } from '../../core/index.ts';
 import { generateToolCallId } from '../../core/index.ts';
-import { NO_EVENTS, type ToolNameCodec, tokenCount } from '../shared/index.ts';
+import { countOf as count, NO_EVENTS, type ToolNameCodec } from '../shared/index.ts';
 import type { GeminiFunctionCallMetadata } from './gemini-metadata.ts';
 import { geminiStreamError } from './gemini-stream-error.ts';
 import type { GeminiChunk, GeminiStreamPart, GeminiUsage } from './gemini-wire.ts';
@@ -123,8 +123,6 @@ export function geminiFinishReason(raw: string, toolCalls: number): FinishReason
   if (raw === 'MALFORMED_FUNCTION_CALL' || raw === 'UNEXPECTED_TOOL_CALL') return 'error';
   return 'other';
 }
-
-const count = (value: unknown): number => tokenCount(value) ?? 0;
 
 /**
  * The usage of a turn: `inputTokens` is `promptTokenCount` (which already includes cached tokens)

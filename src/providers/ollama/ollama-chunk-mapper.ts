@@ -10,6 +10,7 @@ import {
 import {
   argumentsText,
   type ChunkMapper,
+  countOf as count,
   NO_EVENTS,
   type ToolNameCodec,
   tokenCount,
@@ -129,4 +130,3 @@ function finishReasonOf(raw: string | undefined, calledTools: boolean): FinishRe
 }
 
 const isCount = (value: unknown): value is number => tokenCount(value) !== undefined;
-const count = (value: unknown): number => tokenCount(value) ?? 0;

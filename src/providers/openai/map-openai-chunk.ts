@@ -112,8 +112,8 @@ export function mapOpenAIChunk(item: OpenAIChunk, state: OpenAIChunkState): read
     const reason: unknown = choice.finish_reason;
     if (reason !== null && reason !== undefined && reason !== '') {
       state.finished = true;
-      // A later reason replaces \`stop\` (a content filter's verdict after it), never a stronger one
-      // (\`length\` then a gateway's \`stop\` on a trailing chunk is still cut short).
+      // A later reason replaces `stop` (a content filter's verdict after it), never a stronger one
+      // (`length` then a gateway's `stop` on a trailing chunk is still cut short).
       if (typeof reason === 'string' && (state.rawFinishReason ?? 'stop') === 'stop')
         state.rawFinishReason = reason;
     }

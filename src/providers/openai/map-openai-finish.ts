@@ -1,5 +1,5 @@
 import type { FinishReason, Usage } from '../../core/index.ts';
-import { tokenCount } from '../shared/token-count.ts';
+import { countOf as count, tokenCount } from '../shared/token-count.ts';
 import type { OpenAIUsage } from './openai-wire.ts';
 
 /**
@@ -24,8 +24,6 @@ export function mapOpenAIFinishReason(raw: string | undefined, sawToolCalls: boo
       return sawToolCalls ? 'tool-calls' : 'other';
   }
 }
-
-const count = (value: unknown): number => tokenCount(value) ?? 0;
 
 /**
  * OpenAI's usage object as `Usage`: cached input tokens from `prompt_tokens_details.cached_tokens`,

@@ -1,5 +1,5 @@
 export { answeredCallId } from './answered-call-id.ts';
-export { argumentsText } from './arguments-text.ts';
+export { argumentsText } from '../../core/arguments-text.ts';
 export { type ChunkMapper, NO_EVENTS } from './chunk-mapper.ts';
 export { createChatModel } from './create-chat-model.ts';
 export { decodeChunks } from './decode-chunks.ts';
@@ -17,7 +17,7 @@ export {
 } from './provider-stream.ts';
 export { responseJsonSchema } from './response-json-schema.ts';
 export { textOnly, unknownContentPart } from './text-only.ts';
-export { tokenCount } from './token-count.ts';
+export { countOf, tokenCount } from './token-count.ts';
 export {
   BEDROCK_TOOL_NAME_RULE,
   DEFAULT_TOOL_NAME_RULE,

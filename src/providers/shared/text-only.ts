@@ -1,4 +1,4 @@
-import { type ContentPart, InvalidRequestError } from '../../core/index.ts';
+import { type ContentPart, InvalidRequestError, textOf } from '../../core/index.ts';
 
 /**
  * The text of content that a provider's wire can only carry as text there (a system prompt, an
@@ -8,19 +8,12 @@ import { type ContentPart, InvalidRequestError } from '../../core/index.ts';
  * @example textOnly(message.content, 'openai', 'a system message')
  */
 export function textOnly(content: string | readonly ContentPart[], provider: string, where: string): string {
-  if (typeof content === 'string') return content;
-  let text = '';
-  for (const part of content) {
-    if (part.type === 'text') text += part.text;
-    else
-      throw new InvalidRequestError(
-        `${provider}: ${where} can only carry text, not ${partType(part)} parts`,
-        {
-          option: 'messages',
-        },
-      );
-  }
-  return text;
+  const other = typeof content === 'string' ? undefined : content.find((part) => part.type !== 'text');
+  if (other !== undefined)
+    throw new InvalidRequestError(`${provider}: ${where} can only carry text, not ${partType(other)} parts`, {
+      option: 'messages',
+    });
+  return textOf(content);
 }
 
 /** A content part of a type no provider knows (from untyped code): an `InvalidRequestError`. */

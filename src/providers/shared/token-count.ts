@@ -8,3 +8,8 @@
 export function tokenCount(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
+
+/** {@link tokenCount}, none counting as 0: a total's part. */
+export function countOf(value: unknown): number {
+  return tokenCount(value) ?? 0;
+}

@@ -3,7 +3,7 @@
  * is, nothing as `''`, any other JSON value as its JSON text. Some OpenAI-compatible servers send
  * `arguments` as an object rather than a string; a hostile one sends anything. Whatever the text
  * is, `accumulateToolCalls` judges it (a call whose arguments are not a JSON object carries
- * `invalidArguments`), so a wrong type never reaches it as a non-string.
+ * `invalidArguments`); it takes every fragment through this too, for untyped custom providers.
  * @example argumentsText({ city: 'Paris' }) // '{"city":"Paris"}'
  */
 export function argumentsText(value: unknown): string {
